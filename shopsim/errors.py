@@ -1,0 +1,61 @@
+"""The one exception tree of shopsim.
+
+    ShopsimError
+    ├── DataError          a catalog / goal / instruction file is malformed (names file, record, field)
+    ├── ConfigError        a bad option or argument (unknown agent, bad goal spec, missing browser)
+    ├── ActionError        an action string cannot be parsed (only raised by strict helpers;
+    │                      environments turn bad actions into feedback instead)
+    ├── SessionError       unknown, expired or closed sessions; too many open sessions
+    ├── SourceError        a page source (HTTP, browser, replay bundle) failed to deliver a page
+    └── TranslationError   a page cannot be translated (only for strict callers; translators
+                           otherwise return page type ``unknown`` with a reason)
+"""
+
+from __future__ import annotations
+
+import difflib
+
+__all__ = [
+    "ActionError",
+    "ConfigError",
+    "DataError",
+    "SessionError",
+    "ShopsimError",
+    "SourceError",
+    "TranslationError",
+    "did_you_mean",
+]
+
+
+class ShopsimError(Exception):
+    """Root of every error shopsim raises on purpose."""
+
+
+class DataError(ShopsimError):
+    """Raised when a data file is malformed; the message names the file, the record and the field."""
+
+
+class ConfigError(ShopsimError):
+    """Raised when an option, argument or environment setting is invalid."""
+
+
+class ActionError(ShopsimError):
+    """Raised by strict helpers when an action string cannot be parsed."""
+
+
+class SessionError(ShopsimError):
+    """Raised for unknown, expired or closed sessions, or when too many are open."""
+
+
+class SourceError(ShopsimError):
+    """Raised when a page source cannot deliver a page."""
+
+
+class TranslationError(ShopsimError):
+    """Raised by strict callers when a page cannot be translated."""
+
+
+def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | set[str]) -> str:
+    """Return ' Did you mean: `x`?' for the closest choice, or '' when nothing is close."""
+    match = difflib.get_close_matches(word, sorted(choices), n=1)
+    return f" Did you mean: `{match[0]}`?" if match else ""

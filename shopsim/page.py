@@ -1,0 +1,180 @@
+"""PageState: the one contract between shops, translators, renderers, adapters and agents.
+
+Every page shopsim sees (its own simulated shop, a recorded Amazon or eBay page, a replayed bundle)
+becomes one frozen ``PageState``. Text observations and valid actions are rendered from it alone, so
+every site and every adapter yields the same format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ClickKind",
+    "Clickable",
+    "Feedback",
+    "FeedbackCode",
+    "Navigation",
+    "PageState",
+    "PageType",
+    "Price",
+    "ProductView",
+    "Purchase",
+    "ResultCard",
+    "Review",
+    "Site",
+    "SubPage",
+]
+
+PageType = Literal["search", "results", "item", "item_detail", "done", "blocked", "unknown"]
+Site = Literal["simsite", "amazon", "ebay", "unknown"]
+SubPage = Literal["Description", "Features", "Reviews", "Attributes"]
+ClickKind = Literal["search", "back_to_search", "next", "prev", "product", "option", "sub_page", "buy"]
+FeedbackCode = Literal[
+    "ok",
+    "unknown_action",
+    "not_available",
+    "empty_query",
+    "query_too_long",
+    "ambiguous_option",
+    "options_incomplete",
+    "episode_done",
+    "action_limit",
+    "not_recorded",
+    "navigation_failed",
+]
+#: A price as shown: one number, a displayed ``(low, high)`` range, or ``None`` when none is shown.
+Price = float | tuple[float, float] | None
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ResultCard(_Frozen):
+    """One product on a results page."""
+
+    id: str
+    title: str
+    price: Price = None
+    price_text: str = ""
+    sponsored: bool = False
+    url: str | None = None
+
+
+class Review(_Frozen):
+    """One customer review as shown on a reviews sub-page."""
+
+    title: str = ""
+    score: float | None = None
+    body: str = ""
+
+
+class ProductView(_Frozen):
+    """The product shown on an item or item-detail page (only what the page shows)."""
+
+    id: str
+    title: str
+    price: Price = None
+    price_text: str = ""
+    currency: str | None = "USD"
+    rating: float | None = None
+    rating_text: str = "N.A."
+    options: dict[str, list[str]] = Field(default_factory=dict)
+    selected: dict[str, str | None] = Field(default_factory=dict)
+    option_urls: dict[str, dict[str, str]] = Field(default_factory=dict)
+    bullet_points: list[str] = Field(default_factory=list)
+    description: str = ""
+    category_path: list[str] = Field(default_factory=list)
+    images: list[str] = Field(default_factory=list)
+    reviews: list[Review] = Field(default_factory=list)
+    attributes: list[str] = Field(default_factory=list)
+
+
+class Clickable(_Frozen):
+    """One thing an agent may click: ``click[<arg>]``.
+
+    ``arg`` is the exact action argument (lower-cased, as WebShop's text env keys them); ``text`` is
+    what the page displays; ``selector`` locates the real element for a browser click; ``url`` is
+    where a link-like clickable leads; ``axis`` names the option axis of an option value.
+    """
+
+    arg: str
+    text: str
+    kind: ClickKind
+    selector: str | None = None
+    url: str | None = None
+    axis: str | None = None
+    clicked: bool = False
+
+
+class Feedback(_Frozen):
+    """What happened to the last action; ``code == 'ok'`` unless it was refused."""
+
+    code: FeedbackCode = "ok"
+    message: str = ""
+
+
+class Purchase(_Frozen):
+    """What was bought on a done page."""
+
+    id: str
+    options: dict[str, str] = Field(default_factory=dict)
+    price: float | None = None
+
+
+class PageState(_Frozen):
+    """Everything one page shows, for any site; nothing else is needed to render it."""
+
+    page_type: PageType
+    site: Site = "simsite"
+    url: str | None = None
+    instruction: str | None = None
+    query: str | None = None
+    keywords: list[str] | None = None
+    page_num: int | None = None
+    total_results: int | None = None
+    results: list[ResultCard] = Field(default_factory=list)
+    next_page_url: str | None = None
+    prev_page_url: str | None = None
+    product: ProductView | None = None
+    sub_page: SubPage | None = None
+    clickables: list[Clickable] = Field(default_factory=list)
+    has_search_bar: bool = False
+    visited_ids: list[str] = Field(default_factory=list)
+    feedback: Feedback = Feedback()
+    purchase: Purchase | None = None
+    reward: float | None = None
+    reward_info: dict[str, Any] | None = None
+    reason: str | None = None
+
+    def clickable(self, arg: str) -> Clickable | None:
+        """Return the clickable whose action argument is ``arg`` (case-insensitive), if any."""
+        key = arg.lower()
+        for c in self.clickables:
+            if c.arg == key:
+                return c
+        return None
+
+    def valid_actions(self) -> dict[str, Any]:
+        """WebShop's ``get_available_actions()`` shape: ``{has_search_bar, clickables}``."""
+        return {"has_search_bar": self.has_search_bar, "clickables": [c.arg for c in self.clickables]}
+
+
+class Navigation(_Frozen):
+    """Where an action leads, as ``resolve()`` says: load a URL, post a form, or purchase.
+
+    ``kind='select'`` records an option choice that has no URL of its own; ``kind='none'`` means
+    the action does not navigate (refused; see ``feedback``).
+    """
+
+    kind: Literal["goto", "form", "purchase", "select", "none"]
+    url: str | None = None
+    method: Literal["GET", "POST"] = "GET"
+    form: dict[str, str] = Field(default_factory=dict)
+    selector: str | None = None
+    axis: str | None = None
+    value: str | None = None
+    feedback: Feedback = Feedback()

@@ -1,0 +1,64 @@
+"""Fuzzy matching with WebShop's semantics (thefuzz 0.19's ``token_set_ratio``).
+
+WebShop scored attributes and options with thefuzz 0.19, whose ratio is difflib's
+``SequenceMatcher`` ratio, rounded. Newer thefuzz releases wrap rapidfuzz, whose ratio is an Indel
+distance and disagrees near the > 85 threshold; the golden rewards decide which counts, so this
+module reproduces 0.19's behaviour exactly, with a cache because goals repeat the same pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+__all__ = ["full_process", "option_ratio", "ratio", "token_set_ratio"]
+
+_NON_WORD = re.compile(r"(?ui)\W")
+_LATIN1_HIGH = {i: None for i in range(128, 256)}
+
+
+def full_process(s: str) -> str:
+    """thefuzz 0.19's preprocessing: drop chars 128-255, non-word chars to spaces, lower, strip."""
+    return _NON_WORD.sub(" ", s.translate(_LATIN1_HIGH)).lower().strip()
+
+
+def ratio(s1: str, s2: str) -> int:
+    """difflib ratio x 100, rounded half to even like thefuzz 0.19 (equal strings score 100)."""
+    if s1 == s2:
+        return 100
+    if not s1 or not s2:
+        return 0
+    return round(100 * SequenceMatcher(None, s1, s2).ratio())
+
+
+@lru_cache(maxsize=200_000)
+def token_set_ratio(s1: str, s2: str) -> int:
+    """Best ratio among the sorted token intersection and each side's remainder."""
+    p1, p2 = full_process(s1), full_process(s2)
+    if not p1 or not p2:
+        return 0
+    t1, t2 = set(p1.split()), set(p2.split())
+    sect = " ".join(sorted(t1 & t2))
+    c12 = (sect + " " + " ".join(sorted(t1 - t2))).strip()
+    c21 = (sect + " " + " ".join(sorted(t2 - t1))).strip()
+    sect = sect.strip()
+    return max(ratio(sect, c12), ratio(sect, c21), ratio(c12, c21))
+
+
+@lru_cache(maxsize=200_000)
+def option_ratio(s1: str, s2: str) -> int:
+    """The option matcher that reproduces WebShop's recorded option rewards (1,500 of 1,500).
+
+    Like ``token_set_ratio`` without its third comparison (remainder against remainder): a value
+    matches when one side's tokens contain the other's ('large' ~ '3x-large'), but 'x-large' does
+    not match '3x-large'. This is what WebShop's outputs show; it keeps sizes from blurring.
+    """
+    p1, p2 = full_process(s1), full_process(s2)
+    if not p1 or not p2:
+        return 0
+    t1, t2 = set(p1.split()), set(p2.split())
+    sect = " ".join(sorted(t1 & t2))
+    c12 = (sect + " " + " ".join(sorted(t1 - t2))).strip()
+    c21 = (sect + " " + " ".join(sorted(t2 - t1))).strip()
+    return ratio(sect, c12)

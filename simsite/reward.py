@@ -1,0 +1,162 @@
+"""WebShop's reward (``get_reward``) plus ShopSimulator's strict and success scores.
+
+r_loose (the paper's total) = r_type x (attribute hits + option hits + price ok) / (|att| + |opt| + 1).
+r_strict = r_type x r_att x r_option x r_price (a missing component counts as 1).
+r_success = 1 when all four components are 1.
+Fixed here: a goal without a price limit no longer crashes (WebShop adds ``None``); its price term
+counts as met, and the breakdown says ``price_limited: False``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from shopsim.simsite.fuzzy import option_ratio, token_set_ratio
+from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.nouns import NounExtractor, default_extractor
+
+__all__ = ["COLOR_WORDS", "RewardBreakdown", "normalize_color", "score_purchase"]
+
+# Colour words an option value is reduced to before matching (first one contained wins).
+COLOR_WORDS = (
+    "alabaster apricot aqua ash asphalt azure banana beige black blue blush bordeaux bronze brown "
+    "burgundy camel camo caramel champagne charcoal cheetah chestnut chocolate christmas coffee cognac "
+    "copper coral cranberry cream crystal dark denim eggplant elephant espresso fuchsia gold granite "
+    "grape graphite grass gray green grey heather indigo ivory ivy khaki lavender lemon leopard light "
+    "lilac lime magenta maroon mauve merlot midnight mint mocha multicolor mushroom mustard natural "
+    "navy nude olive orange peach pewter pink plum purple rainbow red rose royal rust sand sapphire "
+    "seashell silver skull slate steel stone stonewash sunflower tan taupe teal tiger turquoise violet "
+    "walnut wheat white wine yellow"
+).split()
+
+
+def normalize_color(value: str) -> str:
+    """Reduce an option value to the first colour word it contains, else leave it."""
+    for color in COLOR_WORDS:
+        if color in value:
+            return color
+    return value
+
+
+class RewardBreakdown(BaseModel):
+    """Everything ``get_reward(verbose=True)`` reports, plus r_loose / r_strict / r_success."""
+
+    model_config = ConfigDict(frozen=True)
+
+    reward: float
+    r_loose: float
+    r_strict: float
+    r_success: float
+    r_type: float
+    r_att: float
+    w_att: float
+    query_match: bool
+    category_match: bool
+    title_score: float
+    r_option: float | None
+    w_option: float | None
+    r_price: bool | None
+    w_price: float | None
+    price_limited: bool
+    noun_source: str
+    purchased_asin: str
+    target_asin_match: bool
+
+    def webshop_info(self) -> dict[str, Any]:
+        """The breakdown with WebShop's keys only (``r_option``/``r_price`` omitted when None)."""
+        keys = ["r_type", "r_att", "w_att", "query_match", "category_match", "title_score"]
+        info = {k: getattr(self, k) for k in keys}
+        if self.r_option is not None:
+            info["r_option"], info["w_option"] = self.r_option, self.w_option
+        if self.r_price is not None:
+            info["r_price"], info["w_price"] = self.r_price, self.w_price
+        return info
+
+
+def _type_reward(product: Product, goal: Goal, nouns: NounExtractor) -> tuple[float, bool, bool, float]:
+    query_match = product.query == goal.query
+    bought = {x.strip() for x in product.product_category.split("›")}
+    wanted = {x.strip() for x in goal.product_category.split("›")}
+    category_match = len(bought & wanted) >= 2
+    bought_nouns = set(nouns.nouns(product.title))
+    wanted_nouns = nouns.nouns(goal.name)
+    title_score = 0.2 if not wanted_nouns else len(bought_nouns & set(wanted_nouns)) / len(wanted_nouns)
+    r_type = 1.0
+    if not (query_match or category_match or title_score > 0.2):
+        r_type = 0.5
+    if title_score < 0.1:
+        r_type = 0.1
+    if title_score == 0.0:
+        r_type = 0.0
+    return r_type, query_match, category_match, title_score
+
+
+def _in_text(value: str, product: Product) -> bool:
+    return (
+        value in product.title.lower()
+        or value in " ".join(product.bullet_points).lower()
+        or value in product.description.lower()
+    )
+
+
+def _attribute_hits(product: Product, goal: Goal) -> int:
+    hits = 0
+    for g_attr in goal.attributes:
+        if any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product.attributes) or _in_text(g_attr, product):
+            hits += 1
+    return hits
+
+
+def _option_hits(goal_values: list[str], chosen: dict[str, str]) -> int:
+    """Chosen values (colour-normalised) that match a goal value (as written); see ``option_ratio``."""
+    hits = 0
+    for value in chosen.values():
+        value = normalize_color(value)
+        if any(option_ratio(value, g) > 85 for g in goal_values):
+            hits += 1
+    return hits
+
+
+def score_purchase(
+    product: Product,
+    goal: Goal,
+    price: float,
+    options: dict[str, str],
+    nouns: NounExtractor | None = None,
+) -> RewardBreakdown:
+    """Score buying ``product`` at ``price`` with ``options`` chosen, against ``goal``."""
+    nouns = nouns or default_extractor()
+    r_type, query_match, category_match, title_score = _type_reward(product, goal, nouns)
+    n_att, n_opt = len(goal.attributes), len(goal.goal_options)
+    denom = n_att + n_opt + 1
+    price_limited = goal.price_upper > 0
+    r_price = (price <= goal.price_upper) if price_limited else None
+    att_hits = _attribute_hits(product, goal)
+    opt_hits = _option_hits(goal.option_values, options)
+    r_att = att_hits / n_att if n_att else 1.0
+    r_option = opt_hits / n_opt if n_opt else None
+    r_loose = (att_hits + opt_hits + (1 if r_price is None else int(r_price))) / denom * r_type
+    comps = [r_type, r_att, 1.0 if r_option is None else min(r_option, 1.0), 1.0 if r_price in (None, True) else 0.0]
+    r_strict = comps[0] * comps[1] * comps[2] * comps[3]
+    return RewardBreakdown(
+        reward=r_loose,
+        r_loose=r_loose,
+        r_strict=r_strict,
+        r_success=1.0 if all(c == 1.0 for c in comps) else 0.0,
+        r_type=r_type,
+        r_att=r_att,
+        w_att=n_att / denom,
+        query_match=query_match,
+        category_match=category_match,
+        title_score=title_score,
+        r_option=r_option,
+        w_option=n_opt / denom if r_option is not None else None,
+        r_price=r_price,
+        w_price=1 / denom if r_price is not None else None,
+        price_limited=price_limited,
+        noun_source=nouns.source,
+        purchased_asin=product.asin,
+        target_asin_match=product.asin == goal.asin,
+    )

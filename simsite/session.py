@@ -1,0 +1,288 @@
+"""One shopping session: WebShop's page state machine, producing one PageState per page.
+
+Semantics follow WebShop's text environment: action arguments are lower-cased, clickables are the
+page's buttons, product links (by lower-cased ASIN) and option values; ``< prev`` on an item page
+goes back to the results (clearing options); ``back to search`` resets the session. Additions:
+an invalid action leaves the page unchanged and says why (``feedback``); a strict mode
+(ShopSimulator's rules); an action limit that ends the episode as truncated with zero reward.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Literal
+
+from shopsim.page import Clickable, Feedback, FeedbackCode, PageState, ProductView, Purchase, ResultCard, Review
+from shopsim.simsite import urls
+from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.reward import RewardBreakdown, score_purchase
+from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
+from shopsim.simsite.shop import Shop
+from shopsim.translators.base import parse_action
+
+__all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
+
+PRODUCT_WINDOW = 10
+SUB_PAGES = ("Description", "Features", "Reviews", "Attributes")
+PageName = Literal["index", "search_results", "item_page", "item_sub_page", "done"]
+
+
+def option_shown_clicked(value: str, url: str | None) -> bool:
+    """WebShop's rich mode marks an option clicked when ``"value"`` occurs in the URL.
+
+    The URL holds the options as JSON, so values with quotes or non-ASCII characters never show
+    as clicked. Reproduced for byte-compatible observations; ``ProductView.selected`` is the truth.
+    """
+    return url is not None and f'"{value}"' in url
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one action did."""
+
+    state: PageState
+    reward: float
+    done: bool
+    truncated: bool
+    breakdown: RewardBreakdown | None = None
+
+
+@dataclass
+class _Nav:
+    page: PageName = "index"
+    keywords: list[str] | None = None
+    page_num: int | None = None
+    asin: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    sub_page: str | None = None
+
+
+class ShopSession:
+    """A session on a shared :class:`Shop`, with its own goal and navigation state."""
+
+    def __init__(
+        self,
+        shop: Shop,
+        goal: Goal,
+        session_id: str,
+        *,
+        strict: bool = False,
+        max_steps: int | None = None,
+        base_url: str = urls.DEFAULT_BASE_URL,
+    ):
+        self.shop, self.goal, self.session_id = shop, goal, session_id
+        self.strict, self.max_steps, self.base_url = strict, max_steps, base_url
+        self.steps = 0
+        self.done = False
+        self.truncated = False
+        self.breakdown: RewardBreakdown | None = None
+        self.visited: list[str] = []
+        self._nav = _Nav()
+        self._results_cache: tuple[str, list[str]] | None = None
+        self.state = self._render(Feedback())
+
+    # ---- actions -------------------------------------------------------------------------------
+    def step(self, action: str) -> StepResult:
+        """Apply one action string; invalid actions leave the page as it was, with feedback."""
+        if self.done:
+            return self._refuse("episode_done", "the episode is over; reset to start a new one")
+        self.steps += 1
+        result = self._apply(action)
+        if not result.done and self.max_steps is not None and self.steps >= self.max_steps:
+            self.done = self.truncated = True
+            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
+            self.state = self.state.model_copy(update={"feedback": fb})
+            return StepResult(self.state, 0.0, True, True)
+        return result
+
+    def _refuse(self, code: FeedbackCode, message: str) -> StepResult:
+        self.state = self.state.model_copy(update={"feedback": Feedback(code=code, message=message)})
+        return StepResult(self.state, 0.0, self.done, self.truncated)
+
+    def _apply(self, action: str) -> StepResult:
+        name, arg = parse_action(action) if isinstance(action, str) else ("", None)
+        if name not in ("search", "click") or arg is None:
+            return self._refuse("unknown_action", f"expected search[...] or click[...], got {str(action)[:80]!r}")
+        arg = arg.lower()
+        if name == "search":
+            if not arg.strip():
+                return self._refuse("empty_query", "search[] needs keywords")
+            if len(arg) > MAX_QUERY_CHARS:
+                return self._refuse("query_too_long", f"queries are limited to {MAX_QUERY_CHARS} characters")
+            if self.strict and not self.state.has_search_bar:
+                return self._refuse("not_available", "there is no search bar on this page; click[back to search] first")
+            self._nav = _Nav(page="search_results", keywords=arg.split(" "), page_num=1)
+            return self._moved()
+        return self._click(arg)
+
+    def _click(self, arg: str) -> StepResult:
+        target = self.state.clickable(arg)
+        if target is None or target.kind == "search":
+            available = ", ".join(c.arg for c in self.state.clickables if c.kind != "search")
+            if self.strict and self._nav.page == "item_page" and self._ambiguous(arg):
+                return self._refuse("ambiguous_option", f"{arg!r} is a value of several options; click[<option>: {arg}]")
+            return self._refuse("not_available", f"{arg!r} is not clickable here; available: {available or 'none'}")
+        nav = self._nav
+        if target.kind == "buy":
+            product = self.shop.products[nav.asin or ""]
+            if self.strict and (missing := [a for a in product.options if a not in nav.options]):
+                return self._refuse("options_incomplete", f"choose {', '.join(missing)} before buying")
+            return self._purchase(product)
+        if target.kind == "back_to_search":
+            self._nav = _Nav()
+            self.visited = []
+        elif target.kind == "next":
+            self._nav = _Nav("search_results", nav.keywords, (nav.page_num or 1) + 1)
+        elif target.kind == "prev" and nav.page == "search_results":
+            self._nav = _Nav("search_results", nav.keywords, (nav.page_num or 2) - 1)
+        elif target.kind == "prev" and nav.page == "item_sub_page":
+            self._nav = _Nav("item_page", nav.keywords, nav.page_num, nav.asin, nav.options)
+        elif target.kind == "prev":  # item page -> its results page; options are cleared
+            self._nav = _Nav("search_results", nav.keywords, nav.page_num)
+        elif target.kind == "sub_page":
+            self._nav = _Nav("item_sub_page", nav.keywords, nav.page_num, nav.asin, nav.options, target.text)
+        elif target.kind == "product":
+            asin = target.text
+            if asin not in self.visited:
+                self.visited.append(asin)
+            self._nav = _Nav("item_page", nav.keywords, nav.page_num, asin, {})
+        elif target.kind == "option" and target.axis is not None:
+            options = dict(nav.options)
+            options[target.axis] = target.text
+            self._nav = _Nav("item_page", nav.keywords, nav.page_num, nav.asin, options)
+        return self._moved()
+
+    def _ambiguous(self, arg: str) -> bool:
+        product = self.shop.products.get(self._nav.asin or "")
+        return product is not None and sum(arg in vals for vals in product.options.values()) > 1
+
+    def _moved(self) -> StepResult:
+        self.state = self._render(Feedback())
+        return StepResult(self.state, 0.0, False, False)
+
+    def _purchase(self, product: Product) -> StepResult:
+        price = self.shop.prices[product.asin]
+        self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns)
+        self._nav = _Nav("done", self._nav.keywords, self._nav.page_num, product.asin, self._nav.options)
+        self.done = True
+        self.state = self._render(Feedback())
+        return StepResult(self.state, self.breakdown.reward, True, False, self.breakdown)
+
+    # ---- rendering ------------------------------------------------------------------------------
+    def _search(self, keywords: list[str]) -> list[str]:
+        query = " ".join(keywords)
+        if self._results_cache is None or self._results_cache[0] != query:
+            asins = self.shop.search_engine.search(query, SEARCH_RETURN_N)
+            self._results_cache = (query, [a for a in asins if a in self.shop.products])
+        return self._results_cache[1]
+
+    def _render(self, feedback: Feedback) -> PageState:
+        nav, sid, base = self._nav, self.session_id, self.base_url
+        common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
+        if nav.page == "index":
+            return PageState(
+                page_type="search",
+                url=urls.index_url(base, sid),
+                has_search_bar=True,
+                clickables=[Clickable(arg="search", text="Search", kind="search", selector="#search_input")],
+                **common,
+            )
+        keywords, page = nav.keywords or [], nav.page_num or 1
+        query = " ".join(keywords)
+        if nav.page == "search_results":
+            return self._results_state(keywords, page, common)
+        product = self.shop.products[nav.asin or ""]
+        if nav.page == "done":
+            assert self.breakdown is not None
+            return PageState(
+                page_type="done",
+                url=urls.done_url(base, sid, product.asin, nav.options),
+                query=query,
+                keywords=keywords,
+                purchase=Purchase(id=product.asin, options=dict(nav.options), price=self.shop.prices[product.asin]),
+                reward=self.breakdown.reward,
+                reward_info=self.breakdown.model_dump(),
+                **common,
+            )
+        back = [
+            Clickable(arg="back to search", text="Back to Search", kind="back_to_search", selector="[data-action='back-to-search']"),
+            Clickable(arg="< prev", text="< Prev", kind="prev", selector="[data-action='prev']"),
+        ]
+        view = self._product_view(product, nav.options)
+        if nav.page == "item_sub_page":
+            return PageState(
+                page_type="item_detail",
+                url=urls.sub_page_url(base, sid, product.asin, keywords, page, nav.sub_page or "", nav.options),
+                query=query, keywords=keywords, page_num=page, product=view,
+                sub_page=nav.sub_page,  # type: ignore[arg-type]
+                clickables=back, **common,
+            )
+        url = urls.item_url(base, sid, product.asin, keywords, page, nav.options)
+        return PageState(
+            page_type="item", url=url, query=query, keywords=keywords, page_num=page, product=view,
+            clickables=back + self._item_clickables(product, url), **common,
+        )
+
+    def _results_state(self, keywords: list[str], page: int, common: dict) -> PageState:
+        base, sid = self.base_url, self.session_id
+        asins = self._search(keywords)
+        shown = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]
+        clicks = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search", selector="[data-action='back-to-search']")]
+        if page > 1:
+            clicks.append(Clickable(arg="< prev", text="< Prev", kind="prev", selector="[data-action='prev']",
+                                    url=urls.results_url(base, sid, keywords, page - 1)))
+        next_url = urls.results_url(base, sid, keywords, page + 1)
+        clicks.append(Clickable(arg="next >", text="Next >", kind="next", selector="[data-action='next']", url=next_url))
+        cards = []
+        for asin in shown:
+            p = self.shop.products[asin]
+            link = urls.item_url(base, sid, asin, keywords, page, {})
+            cards.append(ResultCard(id=asin, title=p.title, price=_price(p), price_text=p.price_text, url=link))
+            clicks.append(Clickable(arg=asin.lower(), text=asin, kind="product", url=link,
+                                    selector=f"a.product-link[data-asin='{asin}']", clicked=asin in self.visited))
+        return PageState(
+            page_type="results", url=urls.results_url(base, sid, keywords, page), query=" ".join(keywords),
+            keywords=keywords, page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
+            prev_page_url=urls.results_url(base, sid, keywords, page - 1) if page > 1 else None,
+            clickables=clicks, visited_ids=list(self.visited), **common,
+        )
+
+    def _item_clickables(self, product: Product, url: str) -> list[Clickable]:
+        out = [Clickable(arg=s.lower(), text=s, kind="sub_page", selector=f"[data-action='sub-page'][data-sub-page='{s}']")
+               for s in SUB_PAGES if s != "Attributes" or self.shop.show_attrs]
+        out.append(Clickable(arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
+        # WebShop keys option values in a dict: a repeated value keeps its first position and the
+        # last axis wins (strict mode instead qualifies repeated values by axis).
+        counts: dict[str, int] = {}
+        for values in product.options.values():
+            for v in values:
+                counts[v] = counts.get(v, 0) + 1
+        keyed: dict[str, Clickable] = {c.arg: c for c in out}
+        for axis, values in product.options.items():
+            for v in values:
+                arg = f"{axis}: {v}" if self.strict and counts[v] > 1 else v
+                keyed[arg] = Clickable(arg=arg, text=v, kind="option", axis=axis, clicked=option_shown_clicked(v, url),
+                                       selector=f"input[type='radio'][name={json.dumps(axis)}][value={json.dumps(v)}]")
+        return list(keyed.values())
+
+    def _product_view(self, p: Product, options: dict[str, str]) -> ProductView:
+        return ProductView(
+            id=p.asin, title=p.title, price=_price(p), price_text=p.price_text,
+            rating=_float_or_none(p.rating), rating_text=p.rating, options=p.options,
+            selected={axis: options.get(axis) for axis in p.options}, bullet_points=p.bullet_points,
+            description=p.description, category_path=p.category_path, images=p.images,
+            reviews=[Review(title=r.title, score=r.score, body=r.body) for r in p.reviews],
+            attributes=p.attributes if self.shop.show_attrs else [],
+        )
+
+
+def _price(p: Product) -> float | tuple[float, float]:
+    return p.pricing[0] if len(p.pricing) == 1 else (p.pricing[0], p.pricing[1])
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None

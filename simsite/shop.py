@@ -1,0 +1,104 @@
+"""The shop: one catalog, its prices, a search engine and goals, shared by every session."""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.catalog import default_catalog_dir
+from shopsim.simsite.goals import (
+    generate_prices,
+    human_goals,
+    load_goal_file,
+    load_price_file,
+    shuffle_goals,
+    synthetic_goals,
+)
+from shopsim.simsite.loader import find_catalog_files, load_products
+from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.nouns import NounExtractor, default_extractor
+from shopsim.simsite.search import BM25Index, SearchEngine
+
+__all__ = ["Shop", "ShopConfig"]
+
+
+@dataclass(frozen=True)
+class ShopConfig:
+    """How to build a shop. ``data_dir=None`` means the bundled catalog."""
+
+    data_dir: str | Path | None = None
+    num_products: int | None = None
+    human_goals: bool = False
+    seed: int = 0
+    goals_file: str | Path | None = None
+    prices_file: str | Path | None = None
+    show_attrs: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class Shop:
+    """Catalog + prices + search + goals. Read-only after construction, so sessions can share it."""
+
+    def __init__(
+        self,
+        products: list[Product],
+        prices: dict[str, float],
+        goals: list[Goal],
+        search: SearchEngine | None = None,
+        *,
+        nouns: NounExtractor | None = None,
+        show_attrs: bool = False,
+    ):
+        if not products:
+            raise DataError("the catalog has no products")
+        self.products = {p.asin: p for p in products}
+        self.product_list = products
+        self.prices = prices
+        self.goals = goals
+        self.search_engine = search if search is not None else BM25Index.from_products(products)
+        self.nouns = nouns or default_extractor()
+        self.show_attrs = show_attrs
+        self._cum_weights = list(itertools.accumulate(g.weight for g in goals))
+
+    @classmethod
+    def from_config(cls, config: ShopConfig, search: SearchEngine | None = None) -> Shop:
+        """Load files, draw prices and goals with ``config.seed`` (WebShop's order of draws)."""
+        data_dir = Path(config.data_dir) if config.data_dir is not None else default_catalog_dir()
+        files = find_catalog_files(data_dir)
+        products = load_products(files, num_products=config.num_products, human_goals=config.human_goals)
+        rng = random.Random(config.seed)
+        prices = generate_prices(products, rng)
+        if config.goals_file is not None:
+            goals = load_goal_file(config.goals_file)
+            if config.prices_file is not None:
+                prices.update(load_price_file(config.prices_file))
+        else:
+            make = human_goals if config.human_goals else synthetic_goals
+            goals = shuffle_goals(make(products, prices, rng))
+        if not goals:
+            raise DataError(f"{data_dir}: no goals could be made (no instructions in the attribute file?)")
+        return cls(products, prices, goals, search, show_attrs=config.show_attrs)
+
+    @classmethod
+    def load(cls, data_dir: str | Path | None = None, **kw: object) -> Shop:
+        """Shorthand for ``Shop.from_config(ShopConfig(data_dir, **kw))``."""
+        return cls.from_config(ShopConfig(data_dir=data_dir, **kw))  # type: ignore[arg-type]
+
+    def goal(self, index: int) -> Goal:
+        """Goal ``index``, with a clear error when it does not exist."""
+        if not 0 <= index < len(self.goals):
+            raise ConfigError(f"goal {index} does not exist: this shop has {len(self.goals)} goals (0..{len(self.goals) - 1})")
+        return self.goals[index]
+
+    def draw_goal_index(self, rng: random.Random) -> int:
+        """A goal index drawn by weight (WebShop's ``random_idx``), from the caller's seeded rng."""
+        total = self._cum_weights[-1]
+        return min(bisect.bisect_right(self._cum_weights, rng.random() * total), len(self.goals) - 1)
+
+    def product(self, asin: str) -> Product | None:
+        """The product with this ASIN (case-insensitive), if the catalog has it."""
+        return self.products.get(asin) or self.products.get(asin.upper())
