@@ -15,20 +15,7 @@ __all__ = ["NounExtractor", "default_extractor"]
 
 # Function words, measure words and frequent title adjectives spaCy does not tag NOUN/PROPN.
 _NOT_NOUNS = frozenset(
-    """
-a an the and or nor but for with without of in on at by to from into onto over under up down out off
-as per via than then so if is are be was were been being it its it's this that these those my your
-our their his her him she he we you they them me us i all any each every some no not more most less
-new best great good high low large small big little extra super ultra premium perfect easy soft hard
-light dark heavy long short wide thin thick full half double single multi non mini
-portable adjustable waterproof durable comfortable lightweight breathable natural organic pure fresh
-classic modern vintage cute casual slim loose warm cool hot cold dry wet clean safe quick fast slow
-professional stylish elegant luxury decorative washable reusable rechargeable wireless compatible
-removable foldable stainless solid plastic wooden metal cotton leather real fake womens mens kids
-women's men's kid's unisex baby boys girls boy's girl's compact heavy-duty
-black white red blue green yellow pink purple orange brown grey gray silver gold beige navy
-made fits fit includes including included designed use used using free
-""".split()
+    ["a", "an", "the", "and", "or", "nor", "but", "for", "with", "without", "of", "in", "on", "at", "by", "to", "from", "into", "onto", "over", "under", "up", "down", "out", "off", "as", "per", "via", "than", "then", "so", "if", "is", "are", "be", "was", "were", "been", "being", "it", "its", "it's", "this", "that", "these", "those", "my", "your", "our", "their", "his", "her", "him", "she", "he", "we", "you", "they", "them", "me", "us", "i", "all", "any", "each", "every", "some", "no", "not", "more", "most", "less", "new", "best", "great", "good", "high", "low", "large", "small", "big", "little", "extra", "super", "ultra", "premium", "perfect", "easy", "soft", "hard", "light", "dark", "heavy", "long", "short", "wide", "thin", "thick", "full", "half", "double", "single", "multi", "non", "mini", "portable", "adjustable", "waterproof", "durable", "comfortable", "lightweight", "breathable", "natural", "organic", "pure", "fresh", "classic", "modern", "vintage", "cute", "casual", "slim", "loose", "warm", "cool", "hot", "cold", "dry", "wet", "clean", "safe", "quick", "fast", "slow", "professional", "stylish", "elegant", "luxury", "decorative", "washable", "reusable", "rechargeable", "wireless", "compatible", "removable", "foldable", "stainless", "solid", "plastic", "wooden", "metal", "cotton", "leather", "real", "fake", "womens", "mens", "kids", "women's", "men's", "kid's", "unisex", "baby", "boys", "girls", "boy's", "girl's", "compact", "heavy-duty", "black", "white", "red", "blue", "green", "yellow", "pink", "purple", "orange", "brown", "grey", "gray", "silver", "gold", "beige", "navy", "made", "fits", "fit", "includes", "including", "included", "designed", "use", "used", "using", "free"]
 )
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 

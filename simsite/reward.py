@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
-
 from shopsim.simsite.fuzzy import option_ratio, token_set_ratio
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
@@ -20,16 +19,7 @@ from shopsim.simsite.nouns import NounExtractor, default_extractor
 __all__ = ["COLOR_WORDS", "RewardBreakdown", "normalize_color", "score_purchase"]
 
 # Colour words an option value is reduced to before matching (first one contained wins).
-COLOR_WORDS = (
-    "alabaster apricot aqua ash asphalt azure banana beige black blue blush bordeaux bronze brown "
-    "burgundy camel camo caramel champagne charcoal cheetah chestnut chocolate christmas coffee cognac "
-    "copper coral cranberry cream crystal dark denim eggplant elephant espresso fuchsia gold granite "
-    "grape graphite grass gray green grey heather indigo ivory ivy khaki lavender lemon leopard light "
-    "lilac lime magenta maroon mauve merlot midnight mint mocha multicolor mushroom mustard natural "
-    "navy nude olive orange peach pewter pink plum purple rainbow red rose royal rust sand sapphire "
-    "seashell silver skull slate steel stone stonewash sunflower tan taupe teal tiger turquoise violet "
-    "walnut wheat white wine yellow"
-).split()
+COLOR_WORDS = ["alabaster", "apricot", "aqua", "ash", "asphalt", "azure", "banana", "beige", "black", "blue", "blush", "bordeaux", "bronze", "brown", "burgundy", "camel", "camo", "caramel", "champagne", "charcoal", "cheetah", "chestnut", "chocolate", "christmas", "coffee", "cognac", "copper", "coral", "cranberry", "cream", "crystal", "dark", "denim", "eggplant", "elephant", "espresso", "fuchsia", "gold", "granite", "grape", "graphite", "grass", "gray", "green", "grey", "heather", "indigo", "ivory", "ivy", "khaki", "lavender", "lemon", "leopard", "light", "lilac", "lime", "magenta", "maroon", "mauve", "merlot", "midnight", "mint", "mocha", "multicolor", "mushroom", "mustard", "natural", "navy", "nude", "olive", "orange", "peach", "pewter", "pink", "plum", "purple", "rainbow", "red", "rose", "royal", "rust", "sand", "sapphire", "seashell", "silver", "skull", "slate", "steel", "stone", "stonewash", "sunflower", "tan", "taupe", "teal", "tiger", "turquoise", "violet", "walnut", "wheat", "white", "wine", "yellow"]
 
 
 def normalize_color(value: str) -> str:

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
-
 from shopsim.simsite.models import Product
 
 __all__ = [
@@ -35,8 +34,7 @@ MAX_QUERY_CHARS = 1000
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Lucene's English stop set, which Pyserini's default analyzer drops.
 _STOP = frozenset(
-    "a an and are as at be but by for if in into is it no not of on or such that the their then there "
-    "these they this to was will with".split()
+    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]
 )
 
 

@@ -13,13 +13,23 @@ import json
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shopsim.page import Clickable, Feedback, FeedbackCode, PageState, ProductView, Purchase, ResultCard, Review
 from shopsim.simsite import urls
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.shop import Shop
 from shopsim.translators.base import parse_action
+
+from shopsim.page import (
+    Clickable,
+    Feedback,
+    FeedbackCode,
+    PageState,
+    ProductView,
+    Purchase,
+    ResultCard,
+    Review,
+)
 
 __all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
 
@@ -95,6 +105,36 @@ class ShopSession:
             self.state = self.state.model_copy(update={"feedback": fb})
             return StepResult(self.state, 0.0, True, True)
         return result
+
+    def show(
+        self,
+        page: PageName,
+        *,
+        keywords: list[str] | None = None,
+        page_num: int | None = None,
+        asin: str | None = None,
+        options: dict[str, str] | None = None,
+        sub_page: str | None = None,
+    ) -> StepResult:
+        """Jump to a page by its URL parts (how the web app serves WebShop's URL scheme).
+
+        ``page='done'`` buys ``asin`` with ``options``; an unknown ASIN raises ``KeyError``.
+        """
+        if self.done:
+            return self._refuse("episode_done", "the episode is over; reset to start a new one")
+        if asin is not None and asin not in self.shop.products:
+            raise KeyError(asin)
+        if page == "index":
+            self._nav, self.visited = _Nav(), []
+            return self._moved()
+        nav = _Nav(page, keywords or [], page_num or 1, asin, dict(options or {}), sub_page)
+        if page == "item_page" and asin is not None and asin not in self.visited:
+            self.visited.append(asin)
+        if page == "done":
+            self._nav = nav
+            return self._purchase(self.shop.products[asin or ""])
+        self._nav = nav
+        return self._moved()
 
     def _refuse(self, code: FeedbackCode, message: str) -> StepResult:
         self.state = self.state.model_copy(update={"feedback": Feedback(code=code, message=message)})

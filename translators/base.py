@@ -40,4 +40,4 @@ def parse_action(action: str) -> tuple[str, str | None]:
     open_at = action.find("[")
     if open_at <= 0 or not action.endswith("]"):
         return action, None
-    return action[:open_at], action[open_at + 1 : -1] if len(action) - open_at > 2 else None
+    return action[:open_at], action[open_at + 1 : -1]

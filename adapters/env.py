@@ -1,0 +1,240 @@
+"""Environments: a Gymnasium ``ShopEnv`` and a ``WebAgentTextEnv``-compatible shim over it.
+
+``ShopEnv`` is the modern face (5-tuple ``step``, ``reset(seed=, options=)``); the shim keeps
+existing WebShop agent code working unchanged (4-tuple ``step``, ``reset(session=)``,
+``get_available_actions()``). Both render observations from PageState with the one renderer.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar, Protocol
+
+import gymnasium as gym
+from shopsim.simsite.session import ShopSession
+from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.translators.render import ObservationMode, observation
+
+from shopsim.errors import ConfigError, SessionError
+from shopsim.page import PageState
+
+__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv"]
+
+_MAX_TEXT = 1_000_000
+
+
+class PageSource(Protocol):
+    """Where pages come from: the in-process sim, a server over HTTP, a browser, a replay."""
+
+    def reset(self, goal_index: int, seed: int) -> PageState:
+        """Start an episode on goal ``goal_index`` and return the first page."""
+        ...
+
+    def step(self, action: str) -> tuple[PageState, float, bool, bool]:
+        """Apply an action: ``(state, reward, done, truncated)``."""
+        ...
+
+    def close(self) -> None:
+        """Release what the source holds (browser, connections)."""
+        ...
+
+
+class ShopEnv(gym.Env[str, str]):
+    """A Gymnasium env over a shop; ``info`` holds valid actions, the PageState and rewards.
+
+    Example:
+        >>> env = ShopEnv(Shop.load())                                     # doctest: +SKIP
+        >>> obs, info = env.reset(seed=0, options={"goal": 3})             # doctest: +SKIP
+        >>> obs, reward, terminated, truncated, info = env.step("search[red shoes]")  # doctest: +SKIP
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        shop: Shop | None = None,
+        *,
+        config: ShopConfig | None = None,
+        observation_mode: ObservationMode = "text",
+        strict: bool = False,
+        max_steps: int | None = None,
+        source: PageSource | None = None,
+        render_mode: str | None = None,
+    ):
+        if observation_mode not in ("text", "text_rich", "url", "html"):
+            raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html")
+        self.shop = shop if shop is not None else Shop.from_config(config or ShopConfig())
+        self.observation_mode: ObservationMode = observation_mode
+        self.strict, self.max_steps, self.source = strict, max_steps, source
+        self.render_mode = render_mode
+        self.observation_space = gym.spaces.Text(max_length=_MAX_TEXT)
+        self.action_space = gym.spaces.Text(max_length=_MAX_TEXT)
+        self.session: ShopSession | None = None
+        self.state: PageState | None = None
+        self.goal_index: int | None = None
+        self._episode = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """Start an episode: ``options={"goal": n}`` picks goal n, else a seeded weighted draw."""
+        super().reset(seed=seed)
+        options = options or {}
+        if "goal" in options and options["goal"] is not None:
+            index = int(options["goal"])
+            self.shop.goal(index)  # raises ConfigError when out of range
+        else:
+            index = self.shop.draw_goal_index(random.Random(int(self.np_random.integers(2**63))))
+        self.goal_index = index
+        self._episode += 1
+        session_id = str(options.get("session_id", index))
+        if self.source is not None:
+            self.state = self.source.reset(index, seed if seed is not None else 0)
+        else:
+            self.session = ShopSession(self.shop, self.shop.goals[index], session_id, strict=self.strict, max_steps=self.max_steps)
+            self.state = self.session.state
+        return self._obs(), self._info(None)
+
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Apply ``search[...]`` or ``click[...]``; an invalid action changes nothing but ``feedback``."""
+        if self.state is None:
+            raise SessionError("Cannot call step() before reset()")
+        breakdown = None
+        if self.source is not None:
+            self.state, reward, done, truncated = self.source.step(action)
+        else:
+            assert self.session is not None
+            result = self.session.step(action)
+            self.state, reward, done, truncated, breakdown = (
+                result.state, result.reward, result.done, result.truncated, result.breakdown)
+        terminated = done and not truncated
+        info = self._info(breakdown.model_dump() if breakdown is not None else self.state.reward_info)
+        return self._obs(), float(reward), terminated, truncated, info
+
+    def _obs(self) -> str:
+        assert self.state is not None
+        return observation(self.state, self.observation_mode)
+
+    def _info(self, reward_info: dict[str, Any] | None) -> dict[str, Any]:
+        assert self.state is not None
+        return {
+            "valid_actions": self.state.valid_actions(),
+            "page_state": self.state,
+            "feedback": self.state.feedback,
+            "goal_index": self.goal_index,
+            "instruction": self.state.instruction,
+            "reward_info": reward_info,
+        }
+
+    def render(self) -> str | None:
+        """``ansi``: the rich text of the current page."""
+        return observation(self.state, "text_rich") if self.state is not None else None
+
+    def close(self) -> None:
+        """Close the page source, if any."""
+        if self.source is not None:
+            self.source.close()
+
+
+class WebAgentTextEnv:
+    """Drop-in for WebShop's ``WebAgentTextEnv`` (in-process): same constructor keywords and API."""
+
+    def __init__(
+        self,
+        observation_mode: ObservationMode = "html",
+        file_path: str | None = None,
+        server: Shop | None = None,
+        **kwargs: Any,
+    ):
+        self.observation_mode = observation_mode
+        self.kwargs = kwargs
+        data_dir = kwargs.get("data_dir") or (str(_data_dir_of(file_path)) if file_path else None)
+        self.server = server or Shop.from_config(
+            ShopConfig(
+                data_dir=data_dir,
+                num_products=kwargs.get("num_products"),
+                human_goals=bool(kwargs.get("human_goals", False)),
+                seed=int(kwargs.get("seed", 0)),
+                show_attrs=bool(kwargs.get("show_attrs", False)),
+            )
+        )
+        self.session = kwargs.get("session")
+        self.session_prefix = kwargs.get("session_prefix")
+        self.num_prev_obs = int(kwargs.get("num_prev_obs", 0))
+        self.num_prev_actions = int(kwargs.get("num_prev_actions", 0))
+        self._rng = random.Random(int(kwargs.get("seed", 0)))
+        self._session: ShopSession | None = None
+        self.prev_obs: list[str] = []
+        self.prev_actions: list[str] = []
+        self.instruction_text = ""
+        self.reset()
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """WebShop's state dict: url, html and instruction text."""
+        assert self._session is not None
+        s = self._session.state
+        return {"url": s.url, "html": observation(s, "html"), "instruction_text": self.instruction_text}
+
+    @property
+    def observation(self) -> str:
+        """The current observation in ``observation_mode``."""
+        assert self._session is not None
+        return observation(self._session.state, self.observation_mode)
+
+    def get_available_actions(self) -> dict[str, Any]:
+        """``{has_search_bar, clickables}`` for the current page."""
+        assert self._session is not None
+        return self._session.state.valid_actions()
+
+    def get_instruction_text(self) -> str:
+        """The current goal's instruction."""
+        return self.instruction_text
+
+    def reset(self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
+        """New session: an int (or ``fixed_<n>``) picks goal n; anything else draws a goal by weight."""
+        session = session if session is not None else self.session
+        index: int | None = None
+        if isinstance(session, int):
+            index = session
+        elif isinstance(session, str) and session.startswith("fixed_") and session[6:].isdigit():
+            index = int(session[6:])
+        if session is None:
+            session = "".join(self._rng.choices("abcdefghijklmnopqrstuvwxyz", k=10))
+        if index is None:
+            index = self.server.draw_goal_index(self._rng)
+        sid = f"{self.session_prefix or ''}{session}"
+        goal = self.server.goal(index)
+        if instruction_text is not None:
+            goal = goal.model_copy(update={"instruction_text": instruction_text})
+        self._session = ShopSession(self.server, goal, sid)
+        self.instruction_text = goal.instruction_text
+        obs = self.observation
+        self.prev_obs, self.prev_actions = [obs], []
+        return obs, None
+
+    def step(self, action: str) -> tuple[str, float, bool, None]:
+        """WebShop's 4-tuple step, with its optional history of previous observations/actions."""
+        assert self._session is not None
+        result = self._session.step(action)
+        ob = self.observation
+        texts = [ob]
+        self.prev_actions.append(action)
+        for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):
+            if len(self.prev_actions) >= i and self.num_prev_actions >= i:
+                texts.append(self.prev_actions[-i])
+            if len(self.prev_obs) >= i and self.num_prev_obs >= i:
+                texts.append(self.prev_obs[-i])
+        self.prev_obs.append(ob)
+        return " [SEP] ".join(texts[::-1]), result.reward, result.done, None
+
+    def render(self, mode: str = "human") -> None:
+        """Nothing to render (as in WebShop)."""
+
+    def close(self) -> None:
+        """Nothing to close (as in WebShop)."""
+
+
+def _data_dir_of(file_path: str) -> str:
+    from pathlib import Path
+
+    p = Path(file_path)
+    return str(p.parent if p.is_file() or p.suffix == ".json" else p)

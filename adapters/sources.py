@@ -1,0 +1,365 @@
+"""Page sources: where an environment's pages come from.
+
+* :class:`InProcessSource` wraps a :class:`ShopSession` directly (fastest; the reference).
+* :class:`HttpSource` talks to a running ``shopsim serve`` over HTTP: the JSON API, or the HTML
+  routes read back with :class:`SimsiteTranslator` (what an HTML-scraping client sees).
+* :class:`BrowserSource` drives real headless Chromium via Playwright: ``mode="url"`` loads the
+  resolved URL, ``mode="click"`` clicks the real element (or fills ``#search_input`` and submits).
+
+All expose ``reset(goal_index, seed) -> PageState``, ``step(action) -> (state, reward, done,
+truncated)`` and ``close()``; transport failures become :class:`shopsim.errors.SourceError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+from shopsim.simsite.html import PageUrls
+from shopsim.simsite.session import ShopSession
+from shopsim.simsite.shop import Shop
+from shopsim.translators.simsite import SimsiteTranslator
+
+from shopsim.errors import ConfigError, SourceError
+from shopsim.page import Feedback, Navigation, PageState
+
+__all__ = [
+    "BROWSER_ARGS",
+    "BrowserSource",
+    "HttpSource",
+    "InProcessSource",
+    "find_browser",
+]
+
+StepOut = tuple[PageState, float, bool, bool]
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+class _Base:
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        pass
+
+
+class InProcessSource(_Base):
+    """A ShopSession in this process; session id ``fixed_<goal>`` like WebShop's fixed goals."""
+
+    def __init__(self, shop: Shop, *, strict: bool = False, max_steps: int | None = None):
+        self.shop, self.strict, self.max_steps = shop, strict, max_steps
+        self.session: ShopSession | None = None
+
+    def reset(self, goal_index: int, seed: int = 0) -> PageState:
+        self.session = ShopSession(self.shop, self.shop.goal(goal_index), f"fixed_{goal_index}",
+                                   strict=self.strict, max_steps=self.max_steps)
+        return self.session.state
+
+    def step(self, action: str) -> StepOut:
+        if self.session is None:
+            raise SourceError("step() before reset()")
+        r = self.session.step(action)
+        return r.state, r.reward, r.done, r.truncated
+
+
+class _Episode:
+    """Client-side bookkeeping for sources that see pages only (HTML over HTTP, browser)."""
+
+    def __init__(self, max_steps: int | None):
+        self.max_steps = max_steps
+        self.steps = 0
+        self.done = False
+        self.state: PageState | None = None
+
+    def start(self, state: PageState) -> PageState:
+        self.steps, self.done, self.state = 0, False, state
+        return state
+
+    def refuse(self, feedback: Feedback) -> StepOut:
+        assert self.state is not None
+        self.state = self.state.model_copy(update={"feedback": feedback})
+        return self.state, 0.0, self.done, False
+
+    def landed(self, state: PageState) -> StepOut:
+        self.state = state
+        if state.page_type == "done":
+            self.done = True
+            return state, float(state.reward or 0.0), True, False
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            self.done = True
+            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
+            self.state = state.model_copy(update={"feedback": fb})
+            return self.state, 0.0, True, True
+        return state, 0.0, False, False
+
+    def before(self) -> StepOut | None:
+        if self.state is None:
+            raise SourceError("step() before reset()")
+        if self.done:
+            return self.refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
+        self.steps += 1
+        return None
+
+
+class HttpSource(_Base):
+    """A running shopsim server: ``api="json"`` (JSON API leases) or ``api="html"`` (HTML routes)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        api: Literal["json", "html"] = "json",
+        strict: bool = False,
+        max_steps: int | None = None,
+        timeout: float = 30.0,
+        client: httpx.Client | None = None,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.api, self.strict, self.max_steps = api, strict, max_steps
+        self.client = client or httpx.Client(base_url=self.base_url, timeout=timeout)
+        self._own_client = client is None
+        self.session_id: str | None = None
+        self.translator = SimsiteTranslator()
+        self.episode = _Episode(max_steps)
+
+    def _call(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        try:
+            r = self.client.request(method, url, **kw)
+        except httpx.HTTPError as exc:
+            raise SourceError(f"{method} {url}: {type(exc).__name__}: {exc}") from exc
+        return r
+
+    def _json(self, method: str, url: str, **kw: Any) -> dict[str, Any]:
+        r = self._call(method, url, **kw)
+        if r.status_code >= 400:
+            raise SourceError(f"{method} {url}: HTTP {r.status_code}: {r.text[:300]}")
+        return r.json()
+
+    def reset(self, goal_index: int, seed: int = 0) -> PageState:
+        if self.api == "json":
+            self._close_session()
+            body = {"goal": goal_index, "seed": seed, "strict": self.strict, "max_steps": self.max_steps}
+            out = self._json("POST", "/api/sessions", json=body)
+            self.session_id = out["session_id"]
+            return PageState.model_validate(out["page_state"])
+        self.session_id = f"fixed_{goal_index}_{uuid.uuid4().hex[:12]}"
+        return self.episode.start(self._page("GET", f"/{self.session_id}"))
+
+    def _page(self, method: str, url: str, form: dict[str, str] | None = None) -> PageState:
+        r = self._call(method, url, data=form, follow_redirects=True)
+        if r.status_code >= 400:
+            raise SourceError(f"{method} {url}: HTTP {r.status_code}: {r.text[-300:]}")
+        return self.translator.parse(r.text, str(r.url))
+
+    def step(self, action: str) -> StepOut:
+        if self.api == "json":
+            if self.session_id is None:
+                raise SourceError("step() before reset()")
+            out = self._json("POST", f"/api/sessions/{self.session_id}/step", json={"action": action})
+            return PageState.model_validate(out["page_state"]), out["reward"], out["done"], out["truncated"]
+        early = self.episode.before()
+        if early is not None:
+            return early
+        assert self.episode.state is not None
+        nav = self.translator.resolve(self.episode.state, action)
+        if nav.kind in ("none", "select") or nav.url is None:
+            return self.episode.refuse(nav.feedback)
+        method = "POST" if nav.kind == "form" else "GET"
+        return self.episode.landed(self._page(method, nav.url, nav.form or None))
+
+    def _close_session(self) -> None:
+        if self.api == "json" and self.session_id is not None:
+            with contextlib.suppress(httpx.HTTPError):
+                self.client.delete(f"/api/sessions/{self.session_id}")
+            self.session_id = None
+
+    def close(self) -> None:
+        self._close_session()
+        if self._own_client:
+            self.client.close()
+
+
+# ---- browser ------------------------------------------------------------------------------------
+def find_browser(explicit: str | os.PathLike[str] | None = None) -> str | None:
+    """A Chromium to launch: the explicit path, then Playwright's own (None = let it pick), then the system one.
+
+    Returns the executable path, or None when Playwright's bundled browser should be used.
+    """
+    if explicit is not None:
+        if not Path(explicit).exists():
+            raise ConfigError(f"browser not found at {explicit}")
+        return str(explicit)
+    cache = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")
+    if cache != "0" and any(Path(cache).glob("chromium*/chrome-linux*/chrome")):
+        return None
+    for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
+        if path and Path(path).exists():
+            return path
+    raise ConfigError("no Chromium found: pass executable_path, run `playwright install chromium`, or install chromium")
+
+
+class _Browser:
+    """One Playwright + browser per process (launching Chromium is the slow part)."""
+
+    _instance: _Browser | None = None
+
+    def __init__(self, executable_path: str | None, headless: bool):
+        from playwright.sync_api import sync_playwright
+
+        self.pw = sync_playwright().start()
+        try:
+            self.browser = self.pw.chromium.launch(executable_path=executable_path, headless=headless, args=BROWSER_ARGS)
+        except Exception:
+            self.pw.stop()
+            raise
+        self.key = (executable_path, headless)
+
+    @classmethod
+    def get(cls, executable_path: str | None, headless: bool) -> _Browser:
+        inst = cls._instance
+        if inst is None or not inst.browser.is_connected():
+            cls._instance = inst = cls(executable_path, headless)
+        return inst
+
+    @classmethod
+    def shutdown(cls) -> None:
+        if cls._instance is not None:
+            try:
+                cls._instance.browser.close()
+            finally:
+                cls._instance.pw.stop()
+                cls._instance = None
+
+
+class BrowserSource(_Base):
+    """Real headless Chromium against a running server; a fresh browser context per episode."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        mode: Literal["url", "click"] = "url",
+        executable_path: str | None = None,
+        headless: bool = True,
+        max_steps: int | None = None,
+        timeout_ms: float = 30_000,
+    ):
+        self.base_url = base_url.rstrip("/")
+        self.mode, self.timeout_ms = mode, timeout_ms
+        self.translator = SimsiteTranslator()
+        self.episode = _Episode(max_steps)
+        self.context: Any = None
+        self.page: Any = None
+        try:
+            self.browser = _Browser.get(find_browser(executable_path), headless).browser
+        except ConfigError:
+            raise
+        except Exception as exc:
+            raise SourceError(f"could not launch Chromium: {exc}") from exc
+
+    def _absolute(self, url: str) -> str:
+        return url if url.startswith(("http://", "https://")) else self.base_url + url
+
+    def _read(self) -> PageState:
+        return self.translator.parse(self.page.content(), self.page.url)
+
+    def reset(self, goal_index: int, seed: int = 0) -> PageState:
+        from playwright.sync_api import Error as PlaywrightError
+
+        self._close_context()
+        try:
+            self.context = self.browser.new_context()
+            self.context.set_default_timeout(self.timeout_ms)
+            self.page = self.context.new_page()
+            sid = f"fixed_{goal_index}_{uuid.uuid4().hex[:12]}"
+            self.page.goto(f"{self.base_url}/{sid}")
+            return self.episode.start(self._checked(self._read()))
+        except PlaywrightError as exc:
+            raise SourceError(f"browser reset failed: {exc}") from exc
+
+    def _checked(self, state: PageState) -> PageState:
+        if state.page_type == "unknown":
+            raise SourceError(f"browser landed on an unreadable page {self.page.url}: {state.reason}")
+        return state
+
+    def step(self, action: str) -> StepOut:
+        from playwright.sync_api import Error as PlaywrightError
+
+        early = self.episode.before()
+        if early is not None:
+            return early
+        assert self.episode.state is not None
+        nav = self.translator.resolve(self.episode.state, action)
+        if nav.kind in ("none", "select") or nav.url is None:
+            return self.episode.refuse(nav.feedback)
+        try:
+            if self.mode == "click":
+                self._click(nav)
+            else:
+                self._goto(nav)
+            return self.episode.landed(self._checked(self._read()))
+        except PlaywrightError as exc:
+            raise SourceError(f"browser step {action!r} failed: {exc}") from exc
+
+    def _goto(self, nav: Navigation) -> None:
+        url = nav.url or ""
+        if nav.kind == "form" and nav.form.get("search_query") is not None:
+            # a GET cannot carry the form; WebShop's form posts and redirects to the results URL
+            state = self.episode.state
+            assert state is not None
+            links = PageUrls(state)
+            links.keywords, links.page = nav.form["search_query"].split(" "), 1
+            url = links.results(1)
+        self.page.goto(self._absolute(url))
+
+    def _click(self, nav: Navigation) -> None:
+        page = self.page
+        if nav.kind == "form" and "search_query" in nav.form:
+            page.fill("#search_input", nav.form["search_query"])
+            with page.expect_navigation():
+                page.click("button.search-btn")
+            return
+        if not nav.selector or page.locator(nav.selector).count() == 0:
+            self._goto(nav)
+            return
+        with page.expect_navigation():
+            page.locator(nav.selector).first.click()
+
+    def _close_context(self) -> None:
+        if self.context is not None:
+            with contextlib.suppress(Exception):  # the browser may already be gone
+                self.context.close()
+            self.context = self.page = None
+
+    def screenshot(self, path: str | os.PathLike[str]) -> None:
+        """Save a screenshot and the page HTML next to it (for failing tests)."""
+        if self.page is None:
+            return
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(Exception):  # best effort: the page may be gone
+            Path(path).with_suffix(".html").write_text(self.page.content(), encoding="utf-8")
+            self.page.screenshot(path=str(path), full_page=True)
+
+    def close(self) -> None:
+        self._close_context()
+
+    @staticmethod
+    def shutdown() -> None:
+        """Close the process-wide browser (atexit, or the end of a test session)."""
+        _Browser.shutdown()

@@ -1,0 +1,80 @@
+"""Run agents over goals and summarise with WebShop's metrics (score = 100 x mean reward)."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+from pydantic import BaseModel
+from shopsim.adapters.env import ShopEnv
+from shopsim.agents.base import Agent
+
+__all__ = ["EpisodeResult", "Summary", "run_episode", "summarize"]
+
+
+class EpisodeResult(BaseModel):
+    """One finished episode."""
+
+    goal_index: int
+    reward: float
+    steps: int
+    done: bool
+    truncated: bool
+    reward_info: dict[str, Any] | None = None
+    actions: list[str] = []
+
+
+class Summary(BaseModel):
+    """Aggregate metrics over episodes (means over all episodes; unpurchased count as 0)."""
+
+    episodes: int
+    score: float
+    success_rate: float
+    r_success: float
+    r_strict: float
+    r_att: float
+    r_option: float
+    r_price: float
+    r_type: float
+    avg_steps: float
+
+
+def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_steps: int = 15) -> EpisodeResult:
+    """Play one goal until purchase, truncation or ``max_steps`` actions."""
+    agent.reset(seed=seed + goal_index)
+    obs, info = env.reset(seed=seed, options={"goal": goal_index})
+    reward, done, truncated, steps, actions = 0.0, False, False, 0, []
+    while not done and steps < max_steps:
+        action = agent.act(obs, info["valid_actions"], info)
+        actions.append(action)
+        obs, reward, terminated, truncated, info = env.step(action)
+        steps += 1
+        done = terminated or truncated
+    return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
+                         reward_info=info.get("reward_info"), actions=actions)
+
+
+def summarize(results: list[EpisodeResult]) -> Summary:
+    """WebShop's Table 2 columns plus ShopSimulator's strict score."""
+    n = len(results)
+
+    def mean_of(key: str, default: float = 0.0) -> float:
+        vals = []
+        for r in results:
+            info = r.reward_info or {}
+            v = info.get(key)
+            vals.append(default if v is None and info else float(v or 0.0))
+        return statistics.fmean(vals) if vals else 0.0
+
+    return Summary(
+        episodes=n,
+        score=100 * statistics.fmean(r.reward for r in results) if n else 0.0,
+        success_rate=statistics.fmean(1.0 if r.reward >= 1.0 - 1e-9 else 0.0 for r in results) if n else 0.0,
+        r_success=mean_of("r_success"),
+        r_strict=mean_of("r_strict"),
+        r_att=mean_of("r_att"),
+        r_option=mean_of("r_option", 1.0),
+        r_price=mean_of("r_price", 1.0),
+        r_type=mean_of("r_type"),
+        avg_steps=statistics.fmean(r.steps for r in results) if n else 0.0,
+    )
