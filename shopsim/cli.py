@@ -50,6 +50,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     env = ShopEnv(shop, strict=args.strict)
     agent = _make_agent(args.agent, args.seed)
     goals = parse_goal_spec(args.goals, len(shop.goals))
+    if len(goals) > 50:
+        shop.prime_nouns()
     results = [run_episode(env, agent, g, seed=args.seed, max_steps=args.max_steps) for g in goals]
     summary = summarize(results)
     elapsed = time.perf_counter() - t0

@@ -8,7 +8,6 @@ deterministic, and the reward breakdown says which one was used (``noun_source``
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 __all__ = ["NounExtractor", "default_extractor"]
@@ -33,19 +32,57 @@ def _fallback_nouns(text: str) -> list[str]:
 
 
 class NounExtractor:
-    """Lower-cased NOUN/PROPN tokens of a text; ``source`` is 'spacy:<model>' or 'fallback'."""
+    """Lower-cased NOUN/PROPN tokens of a text; ``source`` is 'spacy:<model>' or 'fallback'.
+
+    The spaCy model loads on first use (about a second), so building a shop stays fast; ``prime``
+    tags many texts in one batch, which is much faster than one call per title.
+    """
 
     def __init__(self, use_spacy: bool = True):
+        self._use_spacy = use_spacy
         self._nlp: Any = None
-        self.source = "fallback"
-        if use_spacy:
-            self._nlp, self.source = _load_spacy()
-        self.nouns = lru_cache(maxsize=100_000)(self._nouns)
+        self._loaded = not use_spacy
+        self._source = "fallback"
+        self._cache: dict[str, tuple[str, ...]] = {}
 
-    def _nouns(self, text: str) -> tuple[str, ...]:
+    @property
+    def source(self) -> str:
+        """Which tagger is (or will be) used."""
+        self._load()
+        return self._source
+
+    def _load(self) -> None:
+        if not self._loaded:
+            self._nlp, self._source = _load_spacy()
+            self._loaded = True
+
+    def nouns(self, text: str) -> tuple[str, ...]:
+        """The nouns of ``text`` (cached)."""
+        found = self._cache.get(text)
+        if found is None:
+            self._load()
+            if self._nlp is None:
+                found = tuple(_fallback_nouns(text))
+            else:
+                found = _keep_nouns(self._nlp(text))
+            if len(self._cache) < 500_000:
+                self._cache[text] = found
+        return found
+
+    def prime(self, texts: list[str] | set[str]) -> None:
+        """Tag many texts at once (``nlp.pipe``) and cache them."""
+        self._load()
+        todo = sorted({t for t in texts if t not in self._cache})
         if self._nlp is None:
-            return tuple(_fallback_nouns(text))
-        return tuple(t.text.lower() for t in self._nlp(text) if t.pos_ in ("NOUN", "PROPN"))
+            for t in todo:
+                self._cache[t] = tuple(_fallback_nouns(t))
+            return
+        for text, doc in zip(todo, self._nlp.pipe(todo, batch_size=256), strict=True):
+            self._cache[text] = _keep_nouns(doc)
+
+
+def _keep_nouns(doc: Any) -> tuple[str, ...]:
+    return tuple(t.text.lower() for t in doc if t.pos_ in ("NOUN", "PROPN"))
 
 
 def _load_spacy() -> tuple[Any, str]:

@@ -123,11 +123,9 @@ class BM25Index:
         if not hits or k <= 0:
             return []
         scores = np.zeros(len(self.asins), dtype=np.float64)  # per query: safe across threads
-        touched = []
         for (docs, weights, idf), qtf in hits:
             scores[docs] += (idf * qtf) * weights
-            touched.append(docs)
-        cand = np.unique(np.concatenate(touched)) if len(touched) > 1 else touched[0]
+        cand = np.flatnonzero(scores)
         cand_scores = scores[cand]
         if len(cand) > k:
             kth = np.partition(cand_scores, len(cand) - k)[len(cand) - k]

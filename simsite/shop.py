@@ -89,6 +89,10 @@ class Shop:
         """Shorthand for ``Shop.from_config(ShopConfig(data_dir, **kw))``."""
         return cls.from_config(ShopConfig(data_dir=data_dir, **kw))  # type: ignore[arg-type]
 
+    def prime_nouns(self) -> None:
+        """Tag every product title and goal name in one batch (fast rewards for long runs)."""
+        self.nouns.prime({p.title for p in self.product_list} | {g.name for g in self.goals})
+
     def goal(self, index: int) -> Goal:
         """Goal ``index``, with a clear error when it does not exist."""
         if not 0 <= index < len(self.goals):
