@@ -26,6 +26,7 @@ __all__ = [
     "Review",
     "Site",
     "SubPage",
+    "css_string",
 ]
 
 PageType = Literal["search", "results", "item", "item_detail", "done", "blocked", "unknown"]
@@ -47,6 +48,12 @@ FeedbackCode = Literal[
 ]
 #: A price as shown: one number, a displayed ``(low, high)`` range, or ``None`` when none is shown.
 Price = float | tuple[float, float] | None
+
+
+def css_string(text: str) -> str:
+    """A CSS string literal for attribute selectors (``json.dumps`` escapes are not CSS escapes)."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ").replace("\r", "\\d ")
+    return f'"{out}"'
 
 
 class _Frozen(BaseModel):

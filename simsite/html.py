@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote, urlsplit
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
-from shopsim.page import PageState
+from shopsim.page import PageState, css_string
 
 __all__ = [
     "ROUTE_NAMES",
@@ -157,12 +157,6 @@ def _current_options(state: PageState) -> dict[str, str]:
 def page_urls(state: PageState) -> PageUrls:
     """The link builder for ``state``."""
     return PageUrls(state)
-
-
-def css_string(text: str) -> str:
-    """A CSS string literal for attribute selectors (``json.dumps`` escapes are not CSS escapes)."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ").replace("\r", "\\d ")
-    return f'"{out}"'
 
 
 # ---- rendering --------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ an invalid action leaves the page unchanged and says why (``feedback``); a stric
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -29,6 +28,7 @@ from shopsim.page import (
     Purchase,
     ResultCard,
     Review,
+    css_string,
 )
 
 __all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
@@ -303,7 +303,7 @@ class ShopSession:
             for v in values:
                 arg = f"{axis}: {v}" if self.strict and counts[v] > 1 else v
                 keyed[arg] = Clickable(arg=arg, text=v, kind="option", axis=axis, clicked=option_shown_clicked(v, url),
-                                       selector=f"input[type='radio'][name={json.dumps(axis)}][value={json.dumps(v)}]")
+                                       selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(v)}]")
         return list(keyed.values())
 
     def _product_view(self, p: Product, options: dict[str, str]) -> ProductView:

@@ -1,0 +1,64 @@
+"""Seeded policies shared by the web tests: they act on PageState only, so equal pages give equal actions."""
+
+from __future__ import annotations
+
+import random
+
+from shopsim.page import PageState
+
+
+def search_words(instruction: str, n: int = 5) -> str:
+    """A query from the first words of the instruction (what a simple agent types)."""
+    words = [w.strip(",.") for w in instruction.lower().split() if w.strip(",.")]
+    return " ".join(words[:n]) or "shoes"
+
+
+class RulePolicy:
+    """Search, open a product, choose an option per axis, read a sub-page, go back, buy."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.plan: list[str] = []
+
+    def act(self, s: PageState) -> str:
+        if s.has_search_bar:
+            return f"search[{search_words(s.instruction or '', 3 + self.rng.randrange(4))}]"
+        if s.page_type == "results":
+            if s.page_num == 1 and self.rng.random() < 0.3:
+                return "click[next >]"
+            if (s.page_num or 1) > 1 and self.rng.random() < 0.5:
+                return "click[< prev]"
+            products = [c.arg for c in s.clickables if c.kind == "product"]
+            return f"click[{self.rng.choice(products)}]" if products else "click[back to search]"
+        if s.page_type == "item":
+            if not self.plan:
+                opts = [c.arg for c in s.clickables if c.kind == "option"]
+                subs = [c.arg for c in s.clickables if c.kind == "sub_page"]
+                self.plan = [self.rng.choice(opts) for _ in range(min(2, len(opts)))]
+                self.plan += [self.rng.choice(subs), "buy now"]
+            return f"click[{self.plan.pop(0)}]"
+        if s.page_type == "item_detail":
+            return "click[< prev]"
+        return "click[back to search]"
+
+
+class RandomPolicy:
+    """Uniform over valid actions (search when there is a bar); buys after ``horizon`` steps."""
+
+    def __init__(self, seed: int, horizon: int = 10):
+        self.rng, self.horizon, self.t = random.Random(seed), horizon, 0
+
+    def act(self, s: PageState) -> str:
+        self.t += 1
+        va = s.valid_actions()
+        if va["has_search_bar"]:
+            return f"search[{search_words(s.instruction or '', 2 + self.rng.randrange(5))}]"
+        if self.t > self.horizon and "buy now" in va["clickables"]:
+            return "click[buy now]"
+        if self.t > self.horizon + 4 and s.page_type != "results" and "back to search" in va["clickables"]:
+            return "click[back to search]" if s.page_type == "item_detail" else "click[< prev]"
+        if self.t > self.horizon + 4 and s.page_type == "results":
+            products = [c.arg for c in s.clickables if c.kind == "product"]
+            if products:
+                return f"click[{products[0]}]"
+        return f"click[{self.rng.choice(va['clickables'])}]"

@@ -1,0 +1,116 @@
+"""Shared test fixtures: where the shared real data lives, and shops built once per session."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from shopsim.simsite.shop import Shop, ShopConfig
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+SMALL = SHARED / "data" / "webshop-small"
+GOLDEN = SMALL / "golden"
+REAL_PAGES = SHARED / "fixtures" / "real"
+
+needs_small = pytest.mark.skipif(
+    not (SMALL / "items_shuffle_1000.json").exists(),
+    reason=f"WebShop's small data set is not at {SMALL} (it is not redistributed with shopsim)",
+)
+needs_golden = pytest.mark.skipif(
+    not (GOLDEN / "episodes_seed0.jsonl").exists(),
+    reason=f"WebShop's golden outputs are not at {GOLDEN}",
+)
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    """All records of a JSONL file."""
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def bundled_shop() -> Shop:
+    """The bundled default catalog, seed 0."""
+    return Shop.from_config(ShopConfig())
+
+
+@pytest.fixture(scope="session")
+def small_shop() -> Shop:
+    """WebShop's real 1,000-product set with seeded synthetic goals (seed 0 = WebShop's golden run)."""
+    if not (SMALL / "items_shuffle_1000.json").exists():
+        pytest.skip(f"WebShop's small data set is not at {SMALL}")
+    return Shop.from_config(ShopConfig(data_dir=SMALL, num_products=1000, seed=0))
+
+
+# ---- web app, server thread and browser (tests/test_web.py, test_browser_e2e.py, test_equivalence.py) ----
+
+
+class ServerThread:
+    """A real uvicorn server on 127.0.0.1 (free port) in a background thread."""
+
+    def __init__(self, app, port: int | None = None):
+        import socket
+        import threading
+
+        import uvicorn
+
+        if port is None:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        import time
+
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def web_server(bundled_shop: Shop):
+    """The web app over the bundled shop, served for the whole test session."""
+    from shopsim.simsite.web import create_app
+
+    with ServerThread(create_app(bundled_shop)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str | None:
+    """The Chromium to drive (None = Playwright's own). Browser tests never skip in CI."""
+    from shopsim.adapters.sources import find_browser
+
+    from shopsim.errors import ConfigError
+
+    try:
+        return find_browser(os.environ.get("SHOPSIM_CHROMIUM") or None)
+    except ConfigError as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests: {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def browser_shutdown():
+    """Close the process-wide Playwright browser at the end of the session."""
+    yield
+    from shopsim.adapters.sources import BrowserSource
+
+    BrowserSource.shutdown()
