@@ -45,14 +45,15 @@ def find_catalog_files(data_dir: str | Path) -> CatalogFiles:
         found = sorted(root.glob(pattern))
         return found[0] if found else None
 
-    items = pick("items_shuffle*.json")
+    # WebShop's file names first, then the names our generator writes.
+    items = pick("items_shuffle*.json") or pick("shop_items*.json")
     if items is None:
-        raise DataError(f"{root}: no items_shuffle*.json product file in this folder")
+        raise DataError(f"{root}: no items_shuffle*.json (or shop_items*.json) product file in this folder")
     return CatalogFiles(
         items=items,
-        attributes=pick("items_ins_v2*.json"),
-        human_instructions=pick("items_human_ins*.json"),
-        reviews=pick("reviews*.json") or pick("items_reviews*.json"),
+        attributes=pick("items_ins_v2*.json") or pick("shop_attributes*.json"),
+        human_instructions=pick("items_human_ins*.json") or pick("shop_human_instructions*.json"),
+        reviews=pick("reviews*.json") or pick("shop_reviews*.json"),
     )
 
 

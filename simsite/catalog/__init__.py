@@ -1,7 +1,7 @@
 """The shop's bundled catalog: WebShop-format JSON files made by ``generator`` (seed 0, 600 products).
 
-The files (``items_shuffle.json``, ``items_ins_v2.json``, ``items_human_ins.json``,
-``reviews.json``) live next to this module so they ship as package data; regenerate them with
+The files (``shop_items.json``, ``shop_attributes.json``, ``shop_human_instructions.json``,
+``shop_reviews.json``, in WebShop's formats) live next to this module so they ship as package data; regenerate them with
 ``python -m shopsim.simsite.catalog.generator``.
 """
 

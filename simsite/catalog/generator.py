@@ -1,7 +1,7 @@
 """Deterministic, seeded generator of a WebShop-format shop catalog.
 
-Writes the four files WebShop's loader reads (``items_shuffle.json``, ``items_ins_v2.json``,
-``items_human_ins.json`` and ``reviews.json``) so the simulated shop can ship a realistic
+Writes four files in the formats WebShop's loader reads (as ``shop_items.json``,
+``shop_attributes.json``, ``shop_human_instructions.json`` and ``shop_reviews.json``) so the simulated shop can ship a realistic
 catalog without redistributing Amazon data, and can build catalogs of WebShop's full size
 (1.18M products) for benchmarks.
 
@@ -36,10 +36,11 @@ from typing import Any, NamedTuple, TypedDict
 from shopsim.simsite.catalog import default_catalog_dir
 from shopsim.simsite.catalog import vocabulary as V
 
-ITEMS_FILE = "items_shuffle.json"
-ATTRIBUTES_FILE = "items_ins_v2.json"
-HUMAN_FILE = "items_human_ins.json"
-REVIEWS_FILE = "reviews.json"
+# Our own names (the formats are WebShop's; the names say these files are not WebShop's data).
+ITEMS_FILE = "shop_items.json"
+ATTRIBUTES_FILE = "shop_attributes.json"
+HUMAN_FILE = "shop_human_instructions.json"
+REVIEWS_FILE = "shop_reviews.json"
 FILES = (ITEMS_FILE, ATTRIBUTES_FILE, HUMAN_FILE, REVIEWS_FILE)
 
 BLOCK = 1000
