@@ -11,12 +11,12 @@ import random
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
-from shopsim.simsite.session import ShopSession
-from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.translators.render import ObservationMode, observation
 
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import PageState
+from shopsim.simsite.session import ShopSession
+from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.translators.render import ObservationMode, observation
 
 __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv"]
 

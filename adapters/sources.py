@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import httpx
+
+from shopsim.errors import ConfigError, SourceError
+from shopsim.page import Feedback, Navigation, PageState
 from shopsim.simsite.html import PageUrls
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
 from shopsim.translators.simsite import SimsiteTranslator
-
-from shopsim.errors import ConfigError, SourceError
-from shopsim.page import Feedback, Navigation, PageState
 
 __all__ = [
     "BROWSER_ARGS",

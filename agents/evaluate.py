@@ -6,6 +6,7 @@ import statistics
 from typing import Any
 
 from pydantic import BaseModel
+
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import Agent
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import httpx
 import uvicorn
+
 from shopsim.adapters.sources import BrowserSource
 from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession

@@ -14,10 +14,10 @@ from collections import defaultdict
 from pathlib import Path
 
 from pydantic import ValidationError
-from shopsim.simsite.loader import iter_jsonl, load_json
-from shopsim.simsite.models import Goal, Product
 
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.loader import iter_jsonl, load_json
+from shopsim.simsite.models import Goal, Product
 
 __all__ = [
     "GOAL_SHUFFLE_SEED",

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
-from shopsim.simsite.models import Product, ProductReview
 
 from shopsim.errors import DataError
+from shopsim.simsite.models import Product, ProductReview
 
 __all__ = ["CatalogFiles", "find_catalog_files", "iter_jsonl", "load_json", "load_products", "parse_pricing"]
 

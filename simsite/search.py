@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
+
 from shopsim.simsite.models import Product
 
 __all__ = [

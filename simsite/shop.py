@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.catalog import default_catalog_dir
 from shopsim.simsite.goals import (
     generate_prices,
@@ -21,8 +22,6 @@ from shopsim.simsite.loader import find_catalog_files, load_products
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 from shopsim.simsite.search import BM25Index, SearchEngine
-
-from shopsim.errors import ConfigError, DataError
 
 __all__ = ["Shop", "ShopConfig"]
 

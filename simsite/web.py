@@ -20,12 +20,6 @@ from typing import Any, Literal
 from urllib.parse import unquote
 
 from pydantic import BaseModel, Field, ValidationError
-from shopsim.simsite import urls
-from shopsim.simsite.html import index_path, render_error, render_html, results_path
-from shopsim.simsite.search import MAX_QUERY_CHARS
-from shopsim.simsite.session import SUB_PAGES, ShopSession
-from shopsim.simsite.shop import Shop
-from shopsim.translators.render import render_rich, render_simple
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -33,6 +27,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from shopsim.errors import ActionError, ConfigError
+from shopsim.simsite import urls
+from shopsim.simsite.html import index_path, render_error, render_html, results_path
+from shopsim.simsite.search import MAX_QUERY_CHARS
+from shopsim.simsite.session import SUB_PAGES, ShopSession
+from shopsim.simsite.shop import Shop
+from shopsim.translators.render import render_rich, render_simple
 
 __all__ = [
     "CreateSession",

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from shopsim.simsite.shop import Shop, ShopConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,7 +97,6 @@ def web_server(bundled_shop: Shop):
 def chromium_path() -> str | None:
     """The Chromium to drive (None = Playwright's own). Browser tests never skip in CI."""
     from shopsim.adapters.sources import find_browser
-
     from shopsim.errors import ConfigError
 
     try:

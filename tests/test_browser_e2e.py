@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+
 from shopsim.adapters.sources import BrowserSource
 
 pytestmark = pytest.mark.browser

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from shopsim.simsite.catalog import default_catalog_dir
 from shopsim.simsite.catalog import generator as gen
 from shopsim.simsite.catalog import vocabulary as vocab

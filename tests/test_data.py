@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+
+from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import SPLITS, load_goal_file, parse_goal_spec
 from shopsim.simsite.loader import find_catalog_files, load_products, parse_pricing
 from shopsim.simsite.shop import Shop, ShopConfig
-
-from shopsim.errors import ConfigError, DataError
 from tests.conftest import GOLDEN, SMALL, needs_small
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+
 from shopsim.adapters import ShopEnv, WebAgentTextEnv
 from shopsim.agents import RuleAgent, run_episode, summarize
-from shopsim.simsite.shop import Shop
-
 from shopsim.errors import ConfigError, SessionError
+from shopsim.simsite.shop import Shop
 from tests.conftest import needs_small
 
 

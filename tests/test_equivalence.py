@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from _web_policies import RandomPolicy, RulePolicy
+
 from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
 from shopsim.translators.render import render_rich, render_simple
 

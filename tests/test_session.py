@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
 from shopsim.translators.render import render_rich, render_simple

@@ -7,12 +7,12 @@ import re
 
 import pytest
 from _web_policies import RandomPolicy, RulePolicy
+
+from shopsim.page import PageState
 from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
 from shopsim.translators.render import render_rich, render_simple
 from shopsim.translators.simsite import SimsiteTranslator
-
-from shopsim.page import PageState
 
 _BLOCK = re.compile(r'<script type="application/json" id="shopsim-state">.*?</script>', re.S)
 

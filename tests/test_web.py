@@ -9,6 +9,7 @@ from urllib.parse import quote, urlsplit
 import httpx
 import pytest
 from conftest import SMALL, ServerThread, read_jsonl
+
 from shopsim.simsite.web import create_app
 
 

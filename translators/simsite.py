@@ -13,8 +13,6 @@ from typing import Any
 from pydantic import ValidationError
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
-from shopsim.simsite.html import PageUrls, css_string, split_state_url
-from shopsim.translators.base import parse_action
 
 from shopsim.page import (
     Clickable,
@@ -26,6 +24,8 @@ from shopsim.page import (
     ResultCard,
     Review,
 )
+from shopsim.simsite.html import PageUrls, css_string, split_state_url
+from shopsim.translators.base import parse_action
 
 __all__ = ["SimsiteTranslator"]
 
