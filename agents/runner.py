@@ -104,7 +104,7 @@ def _source(cfg: EvalConfig, stack: ExitStack) -> Any:
 
 def _worker(cfg_json: str, goals: list[int], part: int) -> list[dict[str, Any]]:
     """Run ``goals`` in this process; append steps to this part's trace file."""
-    from shopsim.cli import make_agent
+    from shopsim.agents.registry import make_agent
 
     cfg = EvalConfig.model_validate_json(cfg_json)
     shop = _shop(cfg)

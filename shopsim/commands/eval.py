@@ -1,0 +1,65 @@
+"""``shopsim eval``: evaluate an agent through any page source, in parallel, resumably."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.commands import load_shop, print_table, shop_args
+
+__all__ = ["register"]
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Evaluate an agent through a page source and write traces, episodes and a summary."""
+    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.simsite.goals import parse_goal_spec
+
+    shop = load_shop(args)
+    make_agent(args.agent, args.seed)  # fail early on an unknown agent
+    goals = parse_goal_spec(args.goals, len(shop.goals))
+    cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
+                     num_products=args.num_products, human_goals=args.human_goals, goals=goals,
+                     workers=args.workers, seed=args.seed, out=args.out, max_steps=args.max_steps,
+                     strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots)
+    summary, extra = run_eval(cfg)
+    if args.json:
+        print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
+        return 0
+    s = summary
+    mode = "/" + args.browser_mode if args.adapter == "browser" else ""
+    print(f"shopsim eval: agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
+          f"({s.episodes} episodes, {extra['episodes_run_now']} run now) on {len(shop.products)} products")
+    rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
+            ("r_strict / r_success", f"{s.r_strict:.3f} / {s.r_success:.3f}"),
+            ("attribute / option / price / type", f"{s.r_att:.3f} / {s.r_option:.3f} / {s.r_price:.3f} / {s.r_type:.3f}"),
+            ("average steps", f"{s.avg_steps:.2f}"),
+            ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
+            ("wall time", f"{extra['seconds']:.1f} s")]
+    print_table(rows)
+    print(f"traces: {args.out}/traces.jsonl  episodes: {args.out}/episodes.jsonl  summary: {args.out}/summary.json")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``eval`` to the command line."""
+    from shopsim.agents.runner import ADAPTERS
+
+    ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
+    ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
+    ev.add_argument("--adapter", default="inprocess", choices=ADAPTERS)
+    ev.add_argument("--browser-mode", default="click", choices=("url", "click"))
+    ev.add_argument("--browser", default=None, help="path to a Chromium executable")
+    ev.add_argument("--url", default=None, help="a running shop server (default: start one on 127.0.0.1)")
+    ev.add_argument("--goals", default="0:100", help="'A:B', 'N', 'A,B,C' or test/eval/train")
+    ev.add_argument("--workers", type=int, default=1)
+    ev.add_argument("--out", default="runs/latest", help="run folder (resumes when it has finished episodes)")
+    ev.add_argument("--max-steps", type=int, default=15)
+    ev.add_argument("--strict", action="store_true")
+    ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
+    ev.add_argument("--json", action="store_true")
+    shop_args(ev)
+    ev.set_defaults(func=cmd_eval)
+
+

@@ -1,0 +1,56 @@
+"""``shopsim run``: evaluate an agent in-process and print WebShop's metrics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.commands import load_shop, print_table, shop_args
+
+__all__ = ["register"]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Evaluate an agent in-process on a goal range and print WebShop's metrics."""
+    from shopsim.adapters.env import ShopEnv
+    from shopsim.agents.evaluate import run_episode, summarize
+    from shopsim.simsite.goals import parse_goal_spec
+
+    t0 = time.perf_counter()
+    shop = load_shop(args)
+    env = ShopEnv(shop, strict=args.strict)
+    agent = make_agent(args.agent, args.seed)
+    goals = parse_goal_spec(args.goals, len(shop.goals))
+    if len(goals) > 50:
+        shop.prime_nouns()
+    results = [run_episode(env, agent, g, seed=args.seed, max_steps=args.max_steps) for g in goals]
+    summary = summarize(results)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({**summary.model_dump(), "agent": args.agent, "goals": args.goals,
+                          "catalog_products": len(shop.products), "seconds": round(elapsed, 3)}))
+        return 0
+    s = summary
+    print(f"shopsim run: agent={args.agent} goals={args.goals} ({s.episodes} episodes) on "
+          f"{len(shop.products)} products, {len(shop.goals)} goals, noun tagger: {shop.nouns.source}")
+    rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
+            ("r_strict (mean)", f"{s.r_strict:.3f}"), ("r_success (mean)", f"{s.r_success:.3f}"),
+            ("attribute sub-score", f"{s.r_att:.3f}"), ("option sub-score", f"{s.r_option:.3f}"),
+            ("price sub-score", f"{s.r_price:.3f}"), ("type sub-score", f"{s.r_type:.3f}"),
+            ("average steps", f"{s.avg_steps:.2f}"), ("wall time", f"{elapsed:.1f} s")]
+    print_table(rows)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``run`` to the command line."""
+    run = sub.add_parser("run", help="evaluate an agent in-process and print the results")
+    run.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
+    run.add_argument("--goals", default="0:500", help="'A:B', 'N', 'A,B,C' or test/eval/train")
+    run.add_argument("--max-steps", type=int, default=15, help="actions per episode before giving up")
+    run.add_argument("--strict", action="store_true", help="ShopSimulator's strict rules")
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    shop_args(run)
+    run.set_defaults(func=cmd_run)
