@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any, Literal
 
-from shopsim.page import PageState
+from shopsim.page import PageState, Price
 
-__all__ = ["ObservationMode", "observation", "render_rich", "render_simple", "valid_actions"]
+__all__ = ["ObservationMode", "format_price", "observation", "render_rich", "render_simple", "valid_actions"]
 
 ObservationMode = Literal["text", "text_rich", "url", "html"]
 SEP = " [SEP] "
@@ -24,6 +24,15 @@ def _results_head(s: PageState) -> list[tuple[str, str]]:
         if c.kind in ("prev", "next"):
             parts.append(("button", c.text))
     return parts
+
+
+def format_price(price: Price) -> str:
+    """WebShop's price text for a number or range ('$12.5', '$10.0 to $20.0'); '' when none is shown."""
+    if price is None:
+        return ""
+    if isinstance(price, tuple):
+        return f"${price[0]} to ${price[1]}"
+    return f"${price}"
 
 
 def _segments(s: PageState) -> list[tuple[str, str]]:
@@ -44,7 +53,7 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
         for card in s.results:
             segs.append(("clicked_product" if card.id in visited else "product", card.id))
             segs.append(("text", card.title))
-            segs.append(("text", card.price_text))
+            segs.append(("text", card.price_text or format_price(card.price)))
         return segs
     segs = head + [("button", "Back to Search"), ("button", "< Prev")]
     p = s.product
@@ -65,7 +74,8 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
     for axis, values in p.options.items():
         segs.append(("text", axis))
         segs += [("clicked_option" if (axis, v) in clicked else "option", v) for v in values]
-    segs += [("text", p.title), ("text", f"Price: {p.price_text}"), ("text", f"Rating: {p.rating_text}")]
+    segs += [("text", p.title), ("text", f"Price: {p.price_text or format_price(p.price)}"),
+             ("text", f"Rating: {p.rating_text}")]
     segs += [("button", c.text) for c in s.clickables if c.kind in ("sub_page", "buy")]
     return segs
 

@@ -1,0 +1,74 @@
+"""Translator for real amazon.com pages (any markup era 2010-2026) into PageState, and back to URLs."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
+
+from selectolax.lexbor import LexborHTMLParser
+
+from shopsim.page import PageState, ProductView
+from shopsim.translators.amazon_item import AmazonItem, item_title, read_item
+from shopsim.translators.amazon_results import first_card, is_results_page, read_results
+from shopsim.translators.realsite import (
+    RealSiteTranslator,
+    id_index,
+    item_clickables,
+    page_url,
+    results_clickables,
+)
+
+__all__ = ["AmazonTranslator"]
+
+
+class AmazonTranslator(RealSiteTranslator):
+    """Amazon search-results and product pages -> PageState; actions -> amazon.com URLs."""
+
+    site = "amazon"
+    home_url = "https://www.amazon.com/"
+
+    def search_url(self, query: str, page: int = 1) -> str:
+        return f"https://www.amazon.com/s?k={quote_plus(query)}&page={page}"
+
+    def product_url(self, item_id: str) -> str:
+        return f"https://www.amazon.com/dp/{item_id.upper()}"
+
+    def paged_url(self, state: PageState, page: int) -> str | None:
+        """Keep the page's own search URL (filters, sort) and set ``page``; else build one."""
+        if state.url and "/s" in urlsplit(state.url).path:
+            parts = urlsplit(state.url)
+            params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "page"]
+            if any(k in ("k", "field-keywords") for k, _ in params):
+                params.append(("page", str(page)))
+                return urlunsplit(parts._replace(query=urlencode(params)))
+        return super().paged_url(state, page)
+
+    def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        own_url = page_url(tree)
+        base = url or own_url or self.home_url
+        card = first_card(tree)
+        if card is None and tree.body is not None:
+            ids = id_index(tree.body)
+            title_node = item_title(ids)
+            if title_node is not None:
+                return self._item_state(read_item(tree, html, ids, title_node, base, own_url, url), url or own_url)
+            if not (is_results_page(html) or "/s?" in (url or "")):
+                return None
+        res = read_results(tree, base, card)
+        if res is None:
+            return None
+        return PageState(
+            page_type="results", site="amazon", url=url or own_url, query=res.query,
+            keywords=res.query.split() if res.query else None, page_num=res.page_num,
+            results=[c for c, _ in res.cards], next_page_url=res.next_url,
+            prev_page_url=res.prev_url, has_search_bar=True,
+            clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+
+    def _item_state(self, item: AmazonItem, url: str | None) -> PageState:
+        product = ProductView(
+            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
+            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
+            options=item.options, selected=item.selected, option_urls=item.option_urls,
+            bullet_points=item.bullets, description=item.description, category_path=item.category_path,
+            images=item.images)
+        return PageState(page_type="item", site="amazon", url=url, product=product,
+                         clickables=item_clickables(product, None), has_search_bar=True)

@@ -1,0 +1,67 @@
+"""Translator for real ebay.com pages (any markup era 2010-2026) into PageState, and back to URLs."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
+
+from selectolax.lexbor import LexborHTMLParser
+
+from shopsim.page import PageState, ProductView
+from shopsim.translators.ebay_item import EbayItem, is_item_page, read_item
+from shopsim.translators.ebay_results import is_results_page, read_results
+from shopsim.translators.realsite import RealSiteTranslator, item_clickables, page_url, results_clickables
+
+__all__ = ["EbayTranslator"]
+
+
+class EbayTranslator(RealSiteTranslator):
+    """eBay search-results and listing pages -> PageState; actions -> ebay.com URLs."""
+
+    site = "ebay"
+    home_url = "https://www.ebay.com/"
+
+    def search_url(self, query: str, page: int = 1) -> str:
+        return f"https://www.ebay.com/sch/i.html?_nkw={quote_plus(query)}&_pgn={page}"
+
+    def product_url(self, item_id: str) -> str:
+        return f"https://www.ebay.com/itm/{item_id}"
+
+    def paged_url(self, state: PageState, page: int) -> str | None:
+        """Keep the page's own search URL (filters, sort) and set ``_pgn``; else build one."""
+        if state.url and "/sch/" in urlsplit(state.url).path:
+            parts = urlsplit(state.url)
+            params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "_pgn"]
+            if any(k == "_nkw" for k, _ in params):
+                params.append(("_pgn", str(page)))
+                return urlunsplit(parts._replace(query=urlencode(params)))
+        return super().paged_url(state, page)
+
+    def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        own_url = page_url(tree)
+        base = url or own_url or self.home_url
+        body = tree.body
+        river = body.css_first("ul.srp-results, #ListViewInner") if body is not None else None
+        if river is None:
+            title_node = is_item_page(tree)
+            if title_node is not None:
+                return self._item_state(read_item(tree, title_node, own_url, url), url or own_url)
+            if not (is_results_page(html) or "/sch/" in (url or "")):
+                return None
+        res = read_results(tree, base, url or own_url)
+        if res is None:
+            return None
+        return PageState(
+            page_type="results", site="ebay", url=url or own_url, query=res.query,
+            keywords=res.query.split() if res.query else None, page_num=res.page_num,
+            results=[card for card, _ in res.cards], next_page_url=res.next_url,
+            prev_page_url=res.prev_url, has_search_bar=True,
+            clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+
+    def _item_state(self, item: EbayItem, url: str | None) -> PageState:
+        product = ProductView(
+            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
+            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
+            options=item.options, selected=item.selected, category_path=item.category_path,
+            attributes=item.attributes, images=item.images)
+        return PageState(page_type="item", site="ebay", url=url, product=product,
+                         clickables=item_clickables(product, None), has_search_bar=True)
