@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote_plus
 
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.page import PageState, ProductView
-from shopsim.translators.amazon_item import AmazonItem, item_title, read_item
+from shopsim.translators.amazon_item import item_title, read_item
 from shopsim.translators.amazon_results import first_card, is_results_page, read_results
 from shopsim.translators.realsite import (
+    ItemRead,
     RealSiteTranslator,
     id_index,
     item_clickables,
@@ -25,22 +26,15 @@ class AmazonTranslator(RealSiteTranslator):
 
     site = "amazon"
     home_url = "https://www.amazon.com/"
+    search_path = "/s"
+    query_params = ("k", "field-keywords")
+    page_param = "page"
 
     def search_url(self, query: str, page: int = 1) -> str:
         return f"https://www.amazon.com/s?k={quote_plus(query)}&page={page}"
 
     def product_url(self, item_id: str) -> str:
         return f"https://www.amazon.com/dp/{item_id.upper()}"
-
-    def paged_url(self, state: PageState, page: int) -> str | None:
-        """Keep the page's own search URL (filters, sort) and set ``page``; else build one."""
-        if state.url and "/s" in urlsplit(state.url).path:
-            parts = urlsplit(state.url)
-            params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "page"]
-            if any(k in ("k", "field-keywords") for k, _ in params):
-                params.append(("page", str(page)))
-                return urlunsplit(parts._replace(query=urlencode(params)))
-        return super().paged_url(state, page)
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
         own_url = page_url(tree)
@@ -63,7 +57,7 @@ class AmazonTranslator(RealSiteTranslator):
             prev_page_url=res.prev_url, has_search_bar=True,
             clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
 
-    def _item_state(self, item: AmazonItem, url: str | None) -> PageState:
+    def _item_state(self, item: ItemRead, url: str | None) -> PageState:
         product = ProductView(
             id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
             currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,

@@ -13,6 +13,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.realsite import (
+    ItemRead,
     PriceInfo,
     absolute,
     attr,
@@ -24,31 +25,13 @@ from shopsim.translators.realsite import (
     text_of,
 )
 
-__all__ = ["AmazonItem", "item_title", "read_item"]
+__all__ = ["item_title", "read_item"]
 
 Ids = dict[str, LexborNode]
 _TITLE_IDS = ("productTitle", "ebooksProductTitle", "btAsinTitle", "title", "item_name")
 _ASIN_RE = re.compile(r"/(?:dp|gp/product|gp/aw/d|product-reviews)/([A-Z0-9]{10})(?:[/?#]|$)")
 _SELECT_PREFIX = re.compile(r"^(?:click to select|select)\s+", re.IGNORECASE)
 _PLACEHOLDERS = {"select", "- select -", "choose", "please select", ""}
-
-
-class AmazonItem:
-    """What one product page shows (plain fields; the translator builds the ProductView)."""
-
-    def __init__(self) -> None:
-        self.id = ""
-        self.title = ""
-        self.price: PriceInfo = PriceInfo(None, None, "")
-        self.rating: float | None = None
-        self.rating_text = "N.A."
-        self.options: dict[str, list[str]] = {}
-        self.selected: dict[str, str | None] = {}
-        self.option_urls: dict[str, dict[str, str]] = {}
-        self.bullets: list[str] = []
-        self.description = ""
-        self.category_path: list[str] = []
-        self.images: list[str] = []
 
 
 def item_title(ids: Ids) -> LexborNode | None:
@@ -221,7 +204,7 @@ def _axis_name(text: str, fallback: str) -> str:
     return name
 
 
-def _add(item: AmazonItem, axis: str, value: str, url: str | None, selected: bool) -> None:
+def _add(item: ItemRead, axis: str, value: str, url: str | None, selected: bool) -> None:
     value = collapse(value)
     if not value or value.lower() in _PLACEHOLDERS:
         return
@@ -249,7 +232,7 @@ def _swatch_value(li: LexborNode) -> str:
     return text_of(first(li, "button", ".a-button-text"))
 
 
-def _variation_rows(twister: LexborNode, item: AmazonItem, base: str) -> None:
+def _variation_rows(twister: LexborNode, item: ItemRead, base: str) -> None:
     for row in twister.css('div[id^="variation_"]'):
         dim = attr(row, "id")[len("variation_"):]
         axis = _axis_name(text_of(row.css_first("label")), dim)
@@ -279,7 +262,7 @@ def _variation_rows(twister: LexborNode, item: AmazonItem, base: str) -> None:
             item.selected.setdefault(axis, None)
 
 
-def _inline_rows(ids: Ids, item: AmazonItem, base: str) -> None:
+def _inline_rows(ids: Ids, item: ItemRead, base: str) -> None:
     rows = [(key, node) for key, node in ids.items() if key.startswith("inline-twister-row-")]
     for key, row in rows:
         dim = key[len("inline-twister-row-"):]
@@ -302,7 +285,7 @@ def _inline_rows(ids: Ids, item: AmazonItem, base: str) -> None:
             item.selected[axis] = chosen
 
 
-def _format_swatches(ids: Ids, item: AmazonItem, base: str) -> None:
+def _format_swatches(ids: Ids, item: ItemRead, base: str) -> None:
     """Media formats (Kindle / Hardcover / Audiobook...) as an axis named 'Format'."""
     box = ids.get("tmmSwatches")
     if box is None:
@@ -318,10 +301,10 @@ def _format_swatches(ids: Ids, item: AmazonItem, base: str) -> None:
 
 
 def read_item(tree: LexborHTMLParser, html: str, ids: Ids, title_node: LexborNode, base: str,
-              page_url: str | None, url: str | None) -> AmazonItem:
+              page_url: str | None, url: str | None) -> ItemRead:
     """Read every product field the page shows (element lookups go through the id index)."""
     body = tree.body
-    item = AmazonItem()
+    item = ItemRead()
     item.title = _title(title_node)
     item.id = _asin(ids, html, page_url, url)
     item.price = _price(ids)

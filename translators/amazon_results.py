@@ -13,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Price, ResultCard
 from shopsim.translators.realsite import (
+    ResultsRead,
     absolute,
     attr,
     collapse,
@@ -23,24 +24,12 @@ from shopsim.translators.realsite import (
     text_of,
 )
 
-__all__ = ["AmazonResults", "first_card", "is_results_page", "read_results"]
+__all__ = ["first_card", "is_results_page", "read_results"]
 
 _MODERN = 'div[data-component-type="s-search-result"][data-asin]'
 _LEGACY = ("li.s-result-item[data-asin]", "div.s-result-item[data-asin]", 'div[id^="result_"][name]')
 _ASIN_RE = re.compile(r"^[A-Z0-9]{10}$")
 _DP_RE = re.compile(r"/(?:dp|gp/product|gp/aw/d)/([A-Z0-9]{10})")
-
-
-class AmazonResults:
-    """What one results page shows."""
-
-    def __init__(self) -> None:
-        self.cards: list[tuple[ResultCard, str | None]] = []
-        self.query: str | None = None
-        self.page_num: int | None = None
-        self.next_url: str | None = None
-        self.prev_url: str | None = None
-        self.total: int | None = None
 
 
 def first_card(tree: LexborHTMLParser) -> LexborNode | None:
@@ -197,12 +186,12 @@ def _pager(last_card: LexborNode) -> dict[str, LexborNode]:
     return {}
 
 
-def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | None = None) -> AmazonResults | None:
+def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | None = None) -> ResultsRead | None:
     """Result cards and paging, or None when the page has no results markup at all."""
     body = tree.body
     if body is None:
         return None
-    out = AmazonResults()
+    out = ResultsRead()
     nodes = body.css(_MODERN) if first_card is not None else []
     modern = bool(nodes)
     if not modern:

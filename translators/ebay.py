@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, quote_plus, urlencode, urlsplit, urlunsplit
+from urllib.parse import quote_plus
 
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.page import PageState, ProductView
-from shopsim.translators.ebay_item import EbayItem, is_item_page, read_item
+from shopsim.translators.ebay_item import is_item_page, read_item
 from shopsim.translators.ebay_results import is_results_page, read_results
-from shopsim.translators.realsite import RealSiteTranslator, item_clickables, page_url, results_clickables
+from shopsim.translators.realsite import (
+    ItemRead,
+    RealSiteTranslator,
+    item_clickables,
+    page_url,
+    results_clickables,
+)
 
 __all__ = ["EbayTranslator"]
 
@@ -19,22 +25,15 @@ class EbayTranslator(RealSiteTranslator):
 
     site = "ebay"
     home_url = "https://www.ebay.com/"
+    search_path = "/sch/"
+    query_params = ("_nkw",)
+    page_param = "_pgn"
 
     def search_url(self, query: str, page: int = 1) -> str:
         return f"https://www.ebay.com/sch/i.html?_nkw={quote_plus(query)}&_pgn={page}"
 
     def product_url(self, item_id: str) -> str:
         return f"https://www.ebay.com/itm/{item_id}"
-
-    def paged_url(self, state: PageState, page: int) -> str | None:
-        """Keep the page's own search URL (filters, sort) and set ``_pgn``; else build one."""
-        if state.url and "/sch/" in urlsplit(state.url).path:
-            parts = urlsplit(state.url)
-            params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "_pgn"]
-            if any(k == "_nkw" for k, _ in params):
-                params.append(("_pgn", str(page)))
-                return urlunsplit(parts._replace(query=urlencode(params)))
-        return super().paged_url(state, page)
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
         own_url = page_url(tree)
@@ -57,7 +56,7 @@ class EbayTranslator(RealSiteTranslator):
             prev_page_url=res.prev_url, has_search_bar=True,
             clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
 
-    def _item_state(self, item: EbayItem, url: str | None) -> PageState:
+    def _item_state(self, item: ItemRead, url: str | None) -> PageState:
         product = ProductView(
             id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
             currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,

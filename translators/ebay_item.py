@@ -13,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.ebay_results import item_id_from_url
 from shopsim.translators.realsite import (
+    ItemRead,
     PriceInfo,
     attr,
     collapse,
@@ -24,7 +25,7 @@ from shopsim.translators.realsite import (
     text_of,
 )
 
-__all__ = ["EbayItem", "is_item_page", "read_item"]
+__all__ = ["is_item_page", "read_item"]
 
 _TITLE = {"t1": "h1.x-item-title__mainTitle", "t2": "h1#itemTitle", "t3": "h1.it-ttl", "t4": "h1.vi-is1-titleH1",
           "t5": 'h1[itemprop="name"]'}
@@ -50,22 +51,6 @@ _STOCK_RE = re.compile(r"\s*[\[(](?:out of stock|sold out|ausverkauft)[\])]\s*$"
 
 
 Marks = dict[str, LexborNode]
-
-
-class EbayItem:
-    """What one listing page shows (plain fields; the translator builds the ProductView)."""
-
-    def __init__(self) -> None:
-        self.id = ""
-        self.title = ""
-        self.price: PriceInfo = PriceInfo(None, None, "")
-        self.rating: float | None = None
-        self.rating_text = "N.A."
-        self.options: dict[str, list[str]] = {}
-        self.selected: dict[str, str | None] = {}
-        self.category_path: list[str] = []
-        self.attributes: list[str] = []
-        self.images: list[str] = []
 
 
 def is_item_page(tree: LexborHTMLParser) -> LexborNode | None:
@@ -118,7 +103,7 @@ def _axis_label(body: LexborNode, select: LexborNode) -> str:
     return collapse(name).rstrip(":").strip()
 
 
-def _options(body: LexborNode, marks: Marks, item: EbayItem) -> None:
+def _options(body: LexborNode, marks: Marks, item: ItemRead) -> None:
     if "msku" not in marks:
         return
     selects = body.css('select.msku-sel, select[id^="msku-sel-"], select.x-msku__select-box, '
@@ -148,7 +133,7 @@ def _options(body: LexborNode, marks: Marks, item: EbayItem) -> None:
         _listbox_options(body, item)
 
 
-def _listbox_options(body: LexborNode, item: EbayItem) -> None:
+def _listbox_options(body: LexborNode, item: ItemRead) -> None:
     """2023+ variations: one listbox button per axis (label + current value), values as role=option."""
     for box in select_all(body, '[data-testid="x-msku-evo"] .x-sku, .x-msku-evo .x-sku, .x-msku__box-cont'):
         label = first(box, ".btn__label", ".x-msku__label-text", "label")
@@ -209,11 +194,11 @@ def _specifics(marks: Marks) -> list[str]:
     return out
 
 
-def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | None, url: str | None) -> EbayItem:
+def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | None, url: str | None) -> ItemRead:
     """Read every listing field the page shows (page landmarks come from one scan)."""
     body = tree.body
     marks = landmarks(body, _MARKS)
-    item = EbayItem()
+    item = ItemRead()
     item.title = text_of(title_node, skip_classes=("g-hdn", "clipped"))
     head = tree.head or tree.root
     og = head.css_first('meta[property="og:url"]') if head is not None else None

@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Price, ResultCard
 from shopsim.translators.realsite import (
+    ResultsRead,
     absolute,
     attr,
     collapse,
@@ -26,7 +27,7 @@ from shopsim.translators.realsite import (
     text_of,
 )
 
-__all__ = ["EbayResults", "item_id_from_url", "read_results"]
+__all__ = ["item_id_from_url", "read_results"]
 
 _ITM_RE = re.compile(r"/itm/(?:[^?#]*?/)?(\d{9,15})(?:[/?#&]|$)")
 _PLACEHOLDER_ID = "123456"
@@ -40,17 +41,6 @@ _PAGING = {
     "prev": "a.pagination__previous, a.gspr.prev, a.pagn-prev",
     "current": '.pagination__item[aria-current="page"], .pagn-cur, a.pg.curr',
 }
-
-
-class EbayResults:
-    """What one results page shows."""
-
-    def __init__(self) -> None:
-        self.cards: list[tuple[ResultCard, str | None]] = []
-        self.query: str | None = None
-        self.page_num: int | None = None
-        self.next_url: str | None = None
-        self.prev_url: str | None = None
 
 
 def item_id_from_url(url: str | None) -> str:
@@ -135,12 +125,12 @@ def _river_cards(body: LexborNode) -> list[LexborNode]:
     return out
 
 
-def read_results(tree: LexborHTMLParser, base: str, url: str | None) -> EbayResults | None:
+def read_results(tree: LexborHTMLParser, base: str, url: str | None) -> ResultsRead | None:
     """Result cards and paging, or None when nothing on the page looks like a results page."""
     body = tree.body
     if body is None:
         return None
-    out = EbayResults()
+    out = ResultsRead()
     seen_placeholder = False
     for card in _river_cards(body):
         link = card.css_first('a[href*="/itm/"]')

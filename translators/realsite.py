@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from urllib.parse import urljoin, urlsplit
+from dataclasses import dataclass, field
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -27,8 +27,10 @@ from shopsim.translators.base import parse_action
 
 __all__ = [
     "MAX_HTML_CHARS",
+    "ItemRead",
     "PriceInfo",
     "RealSiteTranslator",
+    "ResultsRead",
     "absolute",
     "attr",
     "blocked_reason",
@@ -491,6 +493,37 @@ def refuse(code: FeedbackCode, message: str) -> Navigation:
 MAX_QUERY_CHARS = 500
 
 
+@dataclass
+class ResultsRead:
+    """What one real results page shows (cards with their click selector), before PageState."""
+
+    cards: list[tuple[ResultCard, str | None]] = field(default_factory=list)
+    query: str | None = None
+    page_num: int | None = None
+    next_url: str | None = None
+    prev_url: str | None = None
+    total: int | None = None
+
+
+@dataclass
+class ItemRead:
+    """What one real product page shows (plain fields; the translator builds the ProductView)."""
+
+    id: str = ""
+    title: str = ""
+    price: PriceInfo = field(default_factory=lambda: PriceInfo(None, None, ""))
+    rating: float | None = None
+    rating_text: str = "N.A."
+    options: dict[str, list[str]] = field(default_factory=dict)
+    selected: dict[str, str | None] = field(default_factory=dict)
+    option_urls: dict[str, dict[str, str]] = field(default_factory=dict)
+    bullets: list[str] = field(default_factory=list)
+    description: str = ""
+    category_path: list[str] = field(default_factory=list)
+    attributes: list[str] = field(default_factory=list)
+    images: list[str] = field(default_factory=list)
+
+
 class RealSiteTranslator:
     """Common parse skeleton and action resolution for real sites; subclasses read the markup."""
 
@@ -504,8 +537,19 @@ class RealSiteTranslator:
     def product_url(self, item_id: str) -> str:
         raise NotImplementedError
 
+    #: How this site's search URLs look: a path marker, the query parameters, the page parameter.
+    search_path = "/search"
+    query_params: tuple[str, ...] = ("q",)
+    page_param = "page"
+
     def paged_url(self, state: PageState, page: int) -> str | None:
-        """URL of results page ``page`` for the query of ``state`` (None when unknown)."""
+        """Keep the page's own search URL (filters, sort) with the page number set; else build one."""
+        if state.url and self.search_path in urlsplit(state.url).path:
+            parts = urlsplit(state.url)
+            params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != self.page_param]
+            if any(k in self.query_params for k, _ in params):
+                params.append((self.page_param, str(page)))
+                return urlunsplit(parts._replace(query=urlencode(params)))
         return self.search_url(state.query, page) if state.query else None
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
