@@ -1,0 +1,262 @@
+"""Recorded-session bundles: the pages of one browsing session, replayable offline.
+
+A bundle is a folder::
+
+    <bundle>/
+      manifest.json        what was recorded (the BundleManifest model below)
+      pages/000.html       the page bytes of each loaded step (``page.content()``, UTF-8)
+      pages/001.html ...
+      session.har          optional: the browser's HAR of the whole session
+
+``manifest.json`` holds ``format`` ("shopsim-bundle"), ``version`` (1), ``site`` (amazon, ebay or
+simsite), ``start_url``, ``instruction`` (or null), ``created_at`` (ISO 8601, UTC), ``har`` (the HAR
+file name or null), ``recorder`` (free text: how it was made) and ``steps``, in order. Each step has
+``index``, ``action`` (null for the start page), ``kind`` (``load``: a page was loaded; ``select``: an
+option with no URL was chosen; ``purchase``: buy now, nothing loaded; ``refused``: the translator
+refused the action), ``url`` (the URL the action resolved to, as loaded), ``final_url`` (where the
+browser ended up, after redirects or a form submission), ``normalized_url`` (see below),
+``timestamp``, and for ``load`` steps ``sha256`` (of the page bytes) and ``page`` (``pages/NNN.html``).
+
+URL normalisation (``normalize_url``) makes a recorded URL match the URL a translator resolves
+later: lower-case scheme and host, default ports and the fragment dropped, tracking parameters
+dropped (``ref``, ``ref_``, ``qid``, ``sr``, ``crid``, ``sprefix``, ``_trksid``, ``_trkparms``,
+``hash``, ``pf_rd_*``, ``pd_rd_*``, ``psc``, ``th``, ``spLa``, ``utm_*`` and the no-op ``_encoding``),
+the remaining query parameters sorted; on Amazon ``/ref=...`` path segments are dropped and
+``/<slug>/dp/<ASIN>`` or ``/gp/product/<ASIN>`` become ``/dp/<ASIN>``; on eBay ``/itm/<slug>/<id>``
+becomes ``/itm/<id>``.
+
+Loading (``Bundle.load``) validates the manifest, checks every page's SHA-256, and refuses any path
+that leaves the bundle folder (absolute paths, ``..``, symlinks pointing outside): a bundle is data
+from elsewhere and must not make us read arbitrary files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from shopsim.errors import SourceError
+
+__all__ = [
+    "BUNDLE_FORMAT",
+    "BUNDLE_VERSION",
+    "Bundle",
+    "BundleManifest",
+    "BundleStep",
+    "BundleWriter",
+    "normalize_url",
+    "sha256_hex",
+]
+
+BUNDLE_FORMAT = "shopsim-bundle"
+BUNDLE_VERSION = 1
+MANIFEST = "manifest.json"
+HAR_NAME = "session.har"
+
+_TRACKING = frozenset({"ref", "ref_", "qid", "sr", "crid", "sprefix", "_trksid", "_trkparms", "hash", "psc",
+                       "th", "spla", "_encoding"})
+_TRACKING_PREFIXES = ("pf_rd_", "pd_rd_", "utm_")
+_AMAZON_ASIN = re.compile(r"/(?:dp|gp/product|gp/aw/d)/([A-Za-z0-9]{10})(?:[/?]|$)")
+_EBAY_ITEM = re.compile(r"^/itm/(?:[^/]+/)?(\d{6,})(?:/|$)")
+_PAGE_NAME = re.compile(r"^pages/\d{3,6}\.html$")
+
+
+def normalize_url(url: str) -> str:
+    """The lookup key of a URL: tracking noise dropped so re-resolved links find their recording."""
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    port = parts.port
+    if port is not None and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
+        host = f"{host}:{port}"
+    path = parts.path or "/"
+    if "amazon." in host:
+        m = _AMAZON_ASIN.search(path + "/")
+        if m:
+            path = f"/dp/{m.group(1).upper()}"
+        else:
+            path = "/".join(seg for seg in path.split("/") if not seg.startswith("ref=")) or "/"
+    elif "ebay." in host:
+        m = _EBAY_ITEM.match(path)
+        if m:
+            path = f"/itm/{m.group(1)}"
+    params = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+              if k.lower() not in _TRACKING and not k.lower().startswith(_TRACKING_PREFIXES)]
+    query = urlencode(sorted(params))
+    return urlunsplit((scheme, host, path, query, ""))
+
+
+def sha256_hex(data: bytes) -> str:
+    """Hex SHA-256 of page bytes (what the manifest stores)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class BundleStep(BaseModel):
+    """One recorded step: the action, where it led, and the page it loaded (for ``load`` steps)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int = Field(ge=0)
+    action: str | None = None
+    kind: Literal["load", "select", "purchase", "refused"] = "load"
+    url: str | None = None
+    final_url: str | None = None
+    normalized_url: str | None = None
+    timestamp: datetime
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-f]{64}$")
+    page: str | None = None
+    axis: str | None = None
+    value: str | None = None
+    feedback: str | None = None
+
+    @model_validator(mode="after")
+    def _load_steps_have_pages(self) -> BundleStep:
+        if self.kind == "load" and (self.page is None or self.sha256 is None or self.url is None):
+            raise ValueError(f"step {self.index}: a 'load' step needs url, page and sha256")
+        return self
+
+
+class BundleManifest(BaseModel):
+    """``manifest.json``: the session's metadata and its steps in order."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["shopsim-bundle"] = BUNDLE_FORMAT
+    version: int = BUNDLE_VERSION
+    site: Literal["amazon", "ebay", "simsite"]
+    start_url: str
+    instruction: str | None = None
+    created_at: datetime
+    har: str | None = None
+    recorder: str | None = None
+    steps: list[BundleStep] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> BundleManifest:
+        for i, step in enumerate(self.steps):
+            if step.index != i:
+                raise ValueError(f"steps must be numbered 0, 1, 2, ... in order; step {i} says index {step.index}")
+        if self.version > BUNDLE_VERSION:
+            raise ValueError(f"bundle version {self.version} is newer than this shopsim reads ({BUNDLE_VERSION})")
+        return self
+
+
+def _inside(root: Path, rel: str, what: str) -> Path:
+    """``root/rel`` after refusing absolute paths, '..' and symlinks that leave ``root``."""
+    pure = PurePosixPath(rel)
+    if not rel or pure.is_absolute() or "\\" in rel or ":" in rel or any(p == ".." for p in pure.parts):
+        raise SourceError(f"bundle {root}: {what} path {rel!r} must be a plain relative path inside the bundle")
+    path = root / Path(*pure.parts)
+    try:
+        resolved = path.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise SourceError(f"bundle {root}: {what} file {rel} is missing ({exc.__class__.__name__}); "
+                          "re-record the bundle or restore the file") from exc
+    if not resolved.is_relative_to(root.resolve()):
+        raise SourceError(f"bundle {root}: {what} {rel} resolves outside the bundle (to {resolved}); refusing to read it")
+    return resolved
+
+
+class Bundle:
+    """A validated bundle in memory: its manifest and the bytes of every recorded page."""
+
+    def __init__(self, root: Path, manifest: BundleManifest, pages: dict[int, bytes], har_path: Path | None):
+        self.root, self.manifest, self.pages, self.har_path = root, manifest, pages, har_path
+
+    @property
+    def site(self) -> str:
+        return self.manifest.site
+
+    @classmethod
+    def load(cls, path: str | Path) -> Bundle:
+        """Read and validate a bundle folder; raises SourceError naming the bad file."""
+        root = Path(path)
+        if not root.is_dir():
+            raise SourceError(f"bundle {root} is not a folder (expected one with {MANIFEST} and pages/)")
+        mpath = _inside(root, MANIFEST, "manifest")
+        try:
+            manifest = BundleManifest.model_validate_json(mpath.read_bytes())
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(map(str, err["loc"]))
+            raise SourceError(f"{mpath}: invalid manifest at '{loc}': {err['msg']}") from exc
+        pages: dict[int, bytes] = {}
+        for step in manifest.steps:
+            if step.kind != "load":
+                continue
+            assert step.page is not None and step.sha256 is not None
+            if not _PAGE_NAME.match(step.page):
+                raise SourceError(f"{mpath}: step {step.index}: page {step.page!r} is not of the form pages/NNN.html")
+            data = _inside(root, step.page, "page").read_bytes()
+            if sha256_hex(data) != step.sha256:
+                raise SourceError(f"bundle {root}: {step.page} does not match its SHA-256 in {MANIFEST} "
+                                  f"(step {step.index}); the file was changed after recording — re-record it")
+            pages[step.index] = data
+        har = _inside(root, manifest.har, "HAR") if manifest.har else None
+        return cls(root, manifest, pages, har)
+
+    def load_steps(self) -> list[BundleStep]:
+        """The steps that loaded a page, in order."""
+        return [s for s in self.manifest.steps if s.kind == "load"]
+
+    def html(self, step: BundleStep) -> str:
+        """A recorded page as text (UTF-8, else the page's own charset)."""
+        from shopsim.translators.realsite import decode_html
+
+        return decode_html(self.pages[step.index])
+
+
+class BundleWriter:
+    """Write a bundle step by step (the recorder, and tests assembling bundles from saved pages)."""
+
+    def __init__(self, root: str | Path, *, site: str, start_url: str, instruction: str | None = None,
+                 recorder: str | None = None):
+        self.root = Path(root)
+        if (self.root / MANIFEST).exists():
+            raise SourceError(f"{self.root} already holds a bundle; choose a new --out folder or delete it")
+        (self.root / "pages").mkdir(parents=True, exist_ok=True)
+        self.manifest = BundleManifest(site=site, start_url=start_url, instruction=instruction,  # type: ignore[arg-type]
+                                       created_at=datetime.now(UTC), recorder=recorder)
+        self._pages = 0
+
+    def _step(self, **fields: object) -> BundleStep:
+        step = BundleStep(index=len(self.manifest.steps), timestamp=datetime.now(UTC), **fields)  # type: ignore[arg-type]
+        self.manifest.steps.append(step)
+        return step
+
+    def add_page(self, action: str | None, url: str, data: bytes | str, final_url: str | None = None) -> BundleStep:
+        """Record a loaded page (``url``: what the action resolved to; ``final_url``: where it landed)."""
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        name = f"pages/{self._pages:03d}.html"
+        self._pages += 1
+        (self.root / name).write_bytes(raw)
+        final = final_url if final_url and final_url != url else None
+        return self._step(action=action, kind="load", url=url, final_url=final, normalized_url=normalize_url(url),
+                          sha256=sha256_hex(raw), page=name)
+
+    def add_select(self, action: str, axis: str | None, value: str | None) -> BundleStep:
+        """Record an option chosen on the page itself (no URL of its own)."""
+        return self._step(action=action, kind="select", axis=axis, value=value)
+
+    def add_purchase(self, action: str) -> BundleStep:
+        """Record ``buy now`` (nothing is loaded: a recording never buys)."""
+        return self._step(action=action, kind="purchase")
+
+    def add_refused(self, action: str, feedback: str) -> BundleStep:
+        """Record an action the translator refused (nothing loaded)."""
+        return self._step(action=action, kind="refused", feedback=feedback)
+
+    def finish(self, har: str | None = None) -> Path:
+        """Write ``manifest.json``; returns the bundle folder."""
+        if har is not None:
+            self.manifest.har = har
+        text = json.dumps(self.manifest.model_dump(mode="json"), indent=1, ensure_ascii=False)
+        (self.root / MANIFEST).write_text(text + "\n", encoding="utf-8")
+        return self.root

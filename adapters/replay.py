@@ -1,0 +1,337 @@
+"""Replay a recorded bundle offline, with the same API as the other page sources.
+
+:class:`ReplaySource` translates the recorded pages with the site's translator and resolves each
+action with that translator, so an agent sees exactly what it would have seen live, but no network
+is touched. A URL the session never loaded gives an explicit ``not_recorded`` page instead of a
+crash; ``buy now`` ends the episode and is scored by an optional callback (``agents.transfer``).
+:class:`BrowserReplaySource` does the same in real Chromium, every request answered from the
+bundle (or its HAR) and everything else aborted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
+from shopsim.errors import SourceError
+from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
+from shopsim.translators.base import parse_action
+
+__all__ = ["BrowserReplaySource", "ReplaySource", "Scorer", "translator_for_site"]
+
+StepOut = tuple[PageState, float, bool, bool]
+#: ``scorer(product_page_state, chosen_options, context) -> (reward, reward_info)``; context holds
+#: ``query`` (the search that led to the product) and ``site``.
+Scorer = Callable[[PageState, dict[str, str], dict[str, Any]], tuple[float, dict[str, Any] | None]]
+
+
+def translator_for_site(site: str) -> Any:
+    """The translator that reads a bundle's pages (simsite, amazon or ebay)."""
+    if site == "simsite":
+        from shopsim.translators.simsite import SimsiteTranslator
+
+        return SimsiteTranslator()
+    from shopsim.translators.real_json import translator_for
+
+    return translator_for(site)
+
+
+def navigation_url(state: PageState, nav: Navigation) -> str | None:
+    """The GET URL a navigation loads; the sim's search form posts and redirects to its results URL."""
+    if nav.kind == "form" and nav.form.get("search_query") is not None and state.site == "simsite":
+        from shopsim.simsite.html import PageUrls, split_state_url
+
+        links = PageUrls(state)
+        links.keywords, links.page = nav.form["search_query"].split(" "), 1
+        return split_state_url(state.url)[0] + links.results(1)
+    return nav.url
+
+
+class ReplaySource:
+    """Serve a bundle offline: ``reset() -> PageState``, ``step(action) -> (state, reward, done, truncated)``."""
+
+    def __init__(
+        self,
+        bundle: Bundle | str | Path,
+        *,
+        instruction: str | None = None,
+        scorer: Scorer | None = None,
+        max_steps: int | None = None,
+        translator: Any = None,
+    ):
+        self.bundle = bundle if isinstance(bundle, Bundle) else Bundle.load(bundle)
+        self.site = self.bundle.site
+        self.translator = translator or translator_for_site(self.site)
+        self.instruction = instruction if instruction is not None else self.bundle.manifest.instruction
+        self.scorer, self.max_steps = scorer, max_steps
+        self._by_url: dict[str, list[BundleStep]] = {}
+        finals: dict[str, list[BundleStep]] = {}
+        for step in self.bundle.load_steps():
+            self._by_url.setdefault(step.normalized_url or normalize_url(step.url or ""), []).append(step)
+            if step.final_url:
+                finals.setdefault(normalize_url(step.final_url), []).append(step)
+        for key, steps in finals.items():  # a redirect target is reachable directly too
+            self._by_url.setdefault(key, steps)
+        self._parsed: dict[int, PageState] = {}
+        self.current: PageState | None = None
+        self.base: PageState | None = None  # the last recorded page shown (what actions resolve against)
+        self.history: list[PageState] = []
+        self.visits: Counter[str] = Counter()
+        self.chosen: dict[str, str] = {}
+        self.query: str | None = None
+        self.steps, self.done = 0, False
+
+    # ---- pages -------------------------------------------------------------------------------------
+    def _page(self, step: BundleStep) -> PageState:
+        """The recorded page's state (parsed once; states are frozen)."""
+        state = self._parsed.get(step.index)
+        if state is None:
+            state = self.translator.parse(self.bundle.html(step), step.final_url or step.url)
+            self._parsed[step.index] = state
+        return state
+
+    def _inject(self, state: PageState) -> PageState:
+        if self.instruction is None or state.instruction == self.instruction:
+            return state
+        return state.model_copy(update={"instruction": self.instruction})
+
+    def lookup(self, url: str) -> BundleStep | None:
+        """The k-th recording of ``url`` for its k-th visit (the last one after that); counts the visit."""
+        key = normalize_url(url)
+        steps = self._by_url.get(key)
+        if not steps:
+            return None
+        k = self.visits[key]
+        self.visits[key] += 1
+        return steps[min(k, len(steps) - 1)]
+
+    # ---- episode -----------------------------------------------------------------------------------
+    def reset(self, goal_index: int = 0, seed: int = 0) -> PageState:
+        """Start over at the bundle's first page (a bundle is one session: the goal index is ignored)."""
+        self.visits.clear()
+        self.history, self.chosen, self.query = [], {}, None
+        self.steps, self.done = 0, False
+        steps = self.bundle.load_steps()
+        if not steps:
+            raise SourceError(f"bundle {self.bundle.root} has no recorded pages to start from")
+        first = steps[0]
+        self.visits[first.normalized_url or normalize_url(first.url or "")] += 1
+        self.current = None
+        self.base = None
+        return self._show(self._page(first))
+
+    def _show(self, state: PageState, keep_choice: bool = False) -> PageState:
+        """Make ``state`` the current page (and the base actions resolve against)."""
+        state = self._inject(state)
+        if state.page_type == "results":
+            self.query = state.query or self.query
+        new_product = state.product is not None and (self.base is None or self.base.product is None
+                                                     or self.base.product.id != state.product.id)
+        if new_product and not keep_choice:
+            self.chosen = {}
+        if self.chosen and state.product is not None:
+            state = _with_selection(state, self.chosen)
+        self.current = self.base = state
+        self.history.append(state)
+        return state
+
+    def step(self, action: str) -> StepOut:
+        """Apply one action; never raises for a bad or unrecorded action, never fetches anything."""
+        if self.current is None or self.base is None:
+            raise SourceError("step() before reset()")
+        if self.done:
+            return self._refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
+        self.steps += 1
+        out = self._step(action)
+        if not out[2] and self.max_steps is not None and self.steps >= self.max_steps:
+            self.done = True
+            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
+            self.current = out[0].model_copy(update={"feedback": fb})
+            return self.current, 0.0, True, True
+        return out
+
+    def _step(self, action: str) -> StepOut:
+        assert self.current is not None and self.base is not None
+        name, arg = parse_action(action)
+        is_prev = name.strip().lower() == "click" and (arg or "").strip().lower() == "< prev"
+        if is_prev and self.current.feedback.code == "not_recorded":
+            return self._show(self.base), 0.0, False, False
+        nav = self.translator.resolve(self.base, action)
+        if nav.kind == "none":
+            back = self._back() if is_prev else None
+            return (back, 0.0, False, False) if back is not None else self._refuse(nav.feedback)
+        if nav.kind == "purchase":
+            return self._purchase()
+        if nav.kind == "select":
+            return self._select(nav)
+        url = navigation_url(self.base, nav)
+        if url is None:
+            return self._refuse(Feedback(code="navigation_failed", message=f"{action!r} leads nowhere"))
+        step = self.lookup(url)
+        if step is None:
+            back = self._back() if is_prev else None
+            return (back, 0.0, False, False) if back is not None else self._not_recorded(url)
+        if nav.axis and nav.value:
+            self.chosen[nav.axis] = nav.value
+        # an option link may lead to another variant's page: the choice that led there still counts
+        return self._show(self._page(step), keep_choice=bool(nav.axis)), 0.0, False, False
+
+    def _back(self) -> PageState | None:
+        """``< prev`` with no URL of its own: back to the last results page in the history."""
+        for i in range(len(self.history) - 2, -1, -1):
+            if self.history[i].page_type == "results":
+                target = self.history[i]
+                del self.history[i:]
+                return self._show(target)
+        return None
+
+    def _refuse(self, feedback: Feedback) -> StepOut:
+        assert self.current is not None
+        self.current = self.current.model_copy(update={"feedback": feedback})
+        return self.current, 0.0, self.done, False
+
+    def _not_recorded(self, url: str) -> StepOut:
+        assert self.base is not None
+        msg = f"{url} was not recorded in this bundle; go back (click[< prev]) or try another action"
+        state = PageState(page_type="unknown", site=self.base.site, url=url, instruction=self.instruction,
+                          reason=f"not recorded: {url}", clickables=list(self.base.clickables),
+                          has_search_bar=self.base.has_search_bar,
+                          feedback=Feedback(code="not_recorded", message=msg))
+        self.current = state
+        return state, 0.0, False, False
+
+    def _select(self, nav: Navigation) -> StepOut:
+        assert self.base is not None
+        if nav.axis is None or nav.value is None or self.base.product is None:
+            return self._refuse(Feedback(code="not_available", message="no option to select here"))
+        self.chosen[nav.axis] = nav.value
+        state = _with_selection(self.base, self.chosen)
+        self.current = self.base = state
+        if self.history:
+            self.history[-1] = state
+        return state, 0.0, False, False
+
+    def _purchase(self) -> StepOut:
+        """``buy now``: end the episode here; scored by the callback, nothing is contacted."""
+        assert self.base is not None
+        product = self.base.product
+        if product is None:
+            return self._refuse(Feedback(code="not_available", message="nothing to buy on this page"))
+        price = product.price[0] if isinstance(product.price, tuple) else product.price
+        reward, info = 0.0, None
+        if self.scorer is not None:
+            reward, info = self.scorer(self.base, dict(self.chosen), {"query": self.query, "site": self.site})
+        state = PageState(page_type="done", site=self.base.site, url=None, instruction=self.instruction,
+                          purchase=Purchase(id=product.id, options=dict(self.chosen), price=price),
+                          reward=reward, reward_info=info)
+        self.current, self.done = state, True
+        return state, float(reward), True, False
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __enter__(self) -> ReplaySource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _with_selection(state: PageState, chosen: dict[str, str]) -> PageState:
+    """``state`` with ``chosen`` options shown as selected (product.selected and clicked buttons)."""
+    product = state.product
+    if product is None:
+        return state
+    selected = dict(product.selected)
+    selected.update({axis: value for axis, value in chosen.items() if axis in product.options})
+    clickables: list[Clickable] = []
+    for c in state.clickables:
+        if c.kind == "option" and c.axis in chosen:
+            c = c.model_copy(update={"clicked": c.text == selected.get(c.axis)})
+        clickables.append(c)
+    return state.model_copy(update={"product": product.model_copy(update={"selected": selected}),
+                                    "clickables": clickables})
+
+
+class BrowserReplaySource(ReplaySource):
+    """Replay a bundle in real Chromium: every request is fulfilled from the bundle or aborted.
+
+    Page requests are answered from ``pages/`` (or from the HAR with ``route_from_har(...,
+    not_found='abort')`` when the bundle has one and ``use_har``); images, scripts and everything else
+    are aborted, so the network is never touched. ``requests`` lists ``(url, 'fulfilled'|'aborted')``.
+    JavaScript is off by default: recorded pages are post-script DOM snapshots already.
+    """
+
+    def __init__(self, bundle: Bundle | str | Path, *, executable_path: str | None = None, headless: bool = True,
+                 javascript: bool = False, use_har: bool = True, timeout_ms: float = 30_000, **kw: Any):
+        from shopsim.adapters import sources
+
+        super().__init__(bundle, **kw)
+        self.javascript, self.timeout_ms = javascript, timeout_ms
+        self.use_har = use_har and self.bundle.har_path is not None
+        self.requests: list[tuple[str, str]] = []
+        self.context: Any = None
+        self.page: Any = None
+        self._serving: dict[str, BundleStep] = {}
+        path = sources.find_browser(executable_path)  # ConfigError when there is none
+        try:
+            self.browser = sources._Browser.get(path, headless).browser
+        except Exception as exc:
+            raise SourceError(f"could not launch Chromium for replay: {exc}") from exc
+
+    def _route(self, route: Any) -> None:
+        request = route.request
+        step = self._serving.get(normalize_url(request.url)) if request.resource_type == "document" else None
+        if step is None:
+            self.requests.append((request.url, "aborted"))
+            route.abort()
+            return
+        self.requests.append((request.url, "fulfilled"))
+        route.fulfill(status=200, headers={"content-type": "text/html; charset=utf-8"},
+                      body=self.bundle.pages[step.index])
+
+    def _open(self) -> None:
+        self._close_context()
+        self.context = self.browser.new_context(java_script_enabled=self.javascript, service_workers="block")
+        self.context.set_default_timeout(self.timeout_ms)
+        if self.use_har:
+            assert self.bundle.har_path is not None
+            self.context.route_from_har(str(self.bundle.har_path), not_found="abort")
+            self.context.on("requestfinished", lambda r: self.requests.append((r.url, "fulfilled")))
+            self.context.on("requestfailed", lambda r: self.requests.append((r.url, "aborted")))
+        else:
+            self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+
+    def _page(self, step: BundleStep) -> PageState:
+        """Load the recorded page in the browser and translate what Chromium shows."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        url = step.final_url or step.url or ""
+        self._serving = {normalize_url(url): step, normalize_url(step.url or url): step}
+        try:
+            if self.page is None:
+                self._open()
+            self.page.goto(url, wait_until="domcontentloaded")
+            html = self.page.content()
+        except PlaywrightError as exc:
+            raise SourceError(f"browser replay of step {step.index} ({url}) failed: {exc}") from exc
+        return self.translator.parse(html, url)
+
+    def reset(self, goal_index: int = 0, seed: int = 0) -> PageState:
+        self._open()
+        self.requests = []
+        return super().reset(goal_index, seed)
+
+    def _close_context(self) -> None:
+        if self.context is not None:
+            with contextlib.suppress(Exception):
+                self.context.close()
+            self.context = self.page = None
+
+    def close(self) -> None:
+        self._close_context()

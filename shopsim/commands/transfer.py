@@ -1,0 +1,56 @@
+"""``shopsim transfer``: run an agent on a replayed real-site bundle and score the purchase like the sim."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from shopsim.errors import ConfigError
+
+__all__ = ["register"]
+
+
+def cmd_transfer(args: argparse.Namespace) -> int:
+    """Replay the bundle with the goal's instruction; print reward, r_strict, r_success and the breakdown."""
+    from shopsim.agents.registry import make_agent
+    from shopsim.agents.transfer import ScriptedAgent, run_transfer
+    from shopsim.simsite.goals import load_goal_file
+
+    if (args.agent is None) == (args.actions is None):
+        raise ConfigError("give exactly one of --agent NAME or --actions FILE")
+    goals = load_goal_file(args.goal)
+    if not 0 <= args.goal_index < len(goals):
+        raise ConfigError(f"--goal-index {args.goal_index} out of range: {args.goal} has {len(goals)} goals")
+    if args.actions:
+        from shopsim.adapters.record import read_actions
+
+        agent = ScriptedAgent(read_actions(args.actions))
+    else:
+        agent = make_agent(args.agent, args.seed)
+    result = run_transfer(args.bundle, goals[args.goal_index], agent, max_steps=args.max_steps)
+    if args.json:
+        print(json.dumps(result.model_dump()))
+        return 0
+    b = result.breakdown or {}
+    print(f"shopsim transfer: agent={result.agent} bundle={result.bundle} goal={result.goal_asin}")
+    print(f"  actions: {' -> '.join(result.actions)}")
+    print(f"  purchased: {result.purchased_id or 'nothing'}  reward={result.reward:.3f}  "
+          f"r_strict={result.r_strict:.3f}  r_success={result.r_success:.0f}")
+    if b:
+        print(f"  r_type={b['r_type']} r_att={b['r_att']:.3f} r_option={b['r_option']} r_price={b['r_price']} "
+              f"price_paid={b.get('price_paid')} options={b.get('options_chosen')}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``transfer`` to the command line."""
+    p = sub.add_parser("transfer", help="run an agent on a replayed real-site bundle and score its purchase")
+    p.add_argument("--agent", default=None, help="agent name (rule, random, ...)")
+    p.add_argument("--actions", default=None, help="instead of an agent: a file with one action per line")
+    p.add_argument("--bundle", required=True, help="bundle folder (see shopsim.adapters.bundle)")
+    p.add_argument("--goal", required=True, help="JSONL goals in WebShop's goal format")
+    p.add_argument("--goal-index", type=int, default=0, help="which goal of --goal (default 0)")
+    p.add_argument("--max-steps", type=int, default=15)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_transfer)
