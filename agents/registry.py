@@ -27,11 +27,29 @@ def make_agent(name: str, seed: int = 0, options: dict[str, Any] | None = None) 
 
 
 def _builtin() -> None:
+    from shopsim.agents.heuristic import HeuristicAgent
     from shopsim.agents.random_agent import RandomAgent
     from shopsim.agents.rule import RuleAgent
 
     register_agent("rule", lambda seed, opts: RuleAgent())
     register_agent("random", lambda seed, opts: RandomAgent(seed=seed))
+    register_agent("heuristic", lambda seed, opts: HeuristicAgent(seed=seed, **opts))
+    register_agent("llm", _make_llm)
+    register_agent("human", _make_human)
+
+
+def _make_llm(seed: int, opts: dict[str, Any]) -> Agent:
+    """The LLM agent; options: base_url, model, api_key (else the SHOPSIM_LLM_* env vars), and the rest."""
+    from shopsim.agents.llm import LLMAgent
+
+    return LLMAgent(seed=seed, **opts)
+
+
+def _make_human(seed: int, opts: dict[str, Any]) -> Agent:
+    """A person at the terminal."""
+    from shopsim.agents.human import HumanAgent
+
+    return HumanAgent(**opts)
 
 
 _builtin()

@@ -53,12 +53,12 @@ class RandomPolicy:
         va = s.valid_actions()
         if va["has_search_bar"]:
             return f"search[{search_words(s.instruction or '', 2 + self.rng.randrange(5))}]"
-        if self.t > self.horizon and "buy now" in va["clickables"]:
+        if self.t <= self.horizon:
+            return f"click[{self.rng.choice(va['clickables'])}]"
+        # Past the horizon, head for a purchase: item -> buy, detail -> back, results -> first product.
+        if "buy now" in va["clickables"]:
             return "click[buy now]"
-        if self.t > self.horizon + 4 and s.page_type != "results" and "back to search" in va["clickables"]:
-            return "click[back to search]" if s.page_type == "item_detail" else "click[< prev]"
-        if self.t > self.horizon + 4 and s.page_type == "results":
-            products = [c.arg for c in s.clickables if c.kind == "product"]
-            if products:
-                return f"click[{products[0]}]"
-        return f"click[{self.rng.choice(va['clickables'])}]"
+        if s.page_type == "item_detail":
+            return "click[< prev]"
+        products = [c.arg for c in s.clickables if c.kind == "product"]
+        return f"click[{products[0]}]" if products else "click[back to search]"

@@ -12,7 +12,7 @@ from shopsim.translators.render import render_rich, render_simple
 
 pytestmark = pytest.mark.browser
 
-EPISODES = [(goal, kind) for goal, kind in zip(range(0, 60, 5), ["rule", "random"] * 6, strict=True)]
+EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]
 MAX_STEPS = 40
 
 

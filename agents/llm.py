@@ -1,0 +1,278 @@
+"""An agent that asks an OpenAI-compatible chat-completions server, one tool call per step.
+
+The valid actions become tools (``search`` only when the page has a search bar; ``click`` with an
+``enum`` of exactly the page's clickables), so a well-behaved model cannot name an action the page
+lacks. Models misbehave anyway, so every protocol error gets a repair turn that says what was wrong,
+and after ``repair_budget`` failed repairs the agent takes a safe action and counts the failure.
+Plain httpx keeps the dependency surface small and lets tests swap the transport.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from shopsim.errors import ConfigError, SourceError
+
+__all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats", "ProtocolError"]
+
+SYSTEM_PROMPT = """You are a careful online shopper in a web shop. Your task is to buy the one product that best \
+fits the customer's instruction: the right kind of product, with the attributes asked for, with every \
+option (color, size, ...) set to the values the instruction names, and at a price under its limit.
+
+Each turn you see the instruction and the current page as text. Act by calling exactly one tool:
+- search(query): type keywords into the search bar (only offered on pages that have one).
+- click(value): click one of the page's buttons, products (by id), or option values.
+
+Typical flow: search with the key product words and option values; open a promising result; click \
+each option value the instruction asks for; check the price; click "buy now". Use "< prev" to go back \
+to the results and "back to search" to start over. The episode ends when you click "buy now"."""
+
+_ENV_BASE_URL = ("SHOPSIM_LLM_BASE_URL", "OPENAI_BASE_URL")
+_ENV_MODEL = ("SHOPSIM_LLM_MODEL",)
+_ENV_API_KEY = ("SHOPSIM_LLM_API_KEY", "OPENAI_API_KEY")
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class ProtocolError(Exception):
+    """The model's reply did not follow the one-tool-call protocol (internal; triggers a repair)."""
+
+    def __init__(self, message: str, reply_to_calls: bool):
+        super().__init__(message)
+        self.reply_to_calls = reply_to_calls
+
+
+@dataclass
+class LLMStats:
+    """What the agent spent and how often the model broke the protocol."""
+
+    requests: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+    protocol_errors: int = 0
+    repairs: int = 0
+    fallbacks: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _env(names: tuple[str, ...]) -> str | None:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+class LLMAgent:
+    """Chat-completions with tool calling over httpx; deterministic request bodies (temperature 0, seed)."""
+
+    name = "llm"
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key: str | None = None,
+        *,
+        seed: int = 0,
+        temperature: float = 0.0,
+        max_tokens: int = 256,
+        history_turns: int = 6,
+        repair_budget: int = 2,
+        timeout: float = 60.0,
+        tool_choice: str = "auto",
+        system_prompt: str = SYSTEM_PROMPT,
+        transport: httpx.BaseTransport | None = None,
+    ):
+        self.base_url = (base_url or _env(_ENV_BASE_URL) or DEFAULT_BASE_URL).rstrip("/")
+        model = model or _env(_ENV_MODEL)
+        if not model:
+            raise ConfigError("the llm agent needs a model: pass model=... or set SHOPSIM_LLM_MODEL")
+        self.model = model
+        self.api_key = api_key or _env(_ENV_API_KEY)
+        self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
+        self.history_turns, self.repair_budget, self.timeout = history_turns, repair_budget, timeout
+        self.tool_choice, self.system_prompt = tool_choice, system_prompt
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        self._client = httpx.Client(timeout=timeout, headers=headers, transport=transport)
+        self.stats = LLMStats()
+        self.turns: list[list[dict[str, Any]]] = []
+        self._episode_seed = seed
+        self._call_counter = 0
+
+    # ---- Agent protocol ----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Forget the conversation; ``seed`` is sent with every request of the episode."""
+        self.turns = []
+        self._episode_seed = self.seed if seed is None else seed
+
+    def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
+        """One user turn with the page; up to ``repair_budget`` repair turns; else a safe action."""
+        has_search = bool(valid_actions.get("has_search_bar"))
+        clicks = [c for c in valid_actions.get("clickables", []) if c != "search"]
+        tools = self.tools(has_search, clicks)
+        turn: list[dict[str, Any]] = [{"role": "user", "content": self._page_text(observation, info, has_search, clicks)}]
+        self.turns.append(turn)
+        self.turns = self.turns[-self.history_turns:]
+        for attempt in range(self.repair_budget + 1):
+            message = self._complete(tools)
+            turn.append(_assistant_entry(message))
+            try:
+                action, call_id = self._parse(message, has_search, clicks)
+            except ProtocolError as exc:
+                self.stats.protocol_errors += 1
+                self.stats.errors.append(str(exc))
+                turn.extend(self._repair_messages(message, str(exc), exc.reply_to_calls))
+                if attempt < self.repair_budget:
+                    self.stats.repairs += 1
+                continue
+            turn.append({"role": "tool", "tool_call_id": call_id, "content": f"executed {action}"})
+            return action
+        self.stats.fallbacks += 1
+        return self._safe_action(has_search, clicks, info)
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self._client.close()
+
+    # ---- request ------------------------------------------------------------------------------------
+    @staticmethod
+    def tools(has_search: bool, clicks: list[str]) -> list[dict[str, Any]]:
+        """The tool list for a page: ``search`` only with a search bar; ``click`` over its clickables."""
+        tools: list[dict[str, Any]] = []
+        if has_search:
+            tools.append({"type": "function", "function": {
+                "name": "search",
+                "description": "Search the shop: type keywords into the search bar and submit.",
+                "parameters": {"type": "object", "properties": {"query": {
+                    "type": "string", "description": "search keywords"}},
+                    "required": ["query"], "additionalProperties": False},
+            }})
+        if clicks:
+            tools.append({"type": "function", "function": {
+                "name": "click",
+                "description": "Click a button, a product (by its id) or an option value on the current page.",
+                "parameters": {"type": "object", "properties": {"value": {
+                    "type": "string", "enum": list(clicks), "description": "exactly one of the listed values"}},
+                    "required": ["value"], "additionalProperties": False},
+            }})
+        return tools
+
+    def messages(self) -> list[dict[str, Any]]:
+        """The system prompt plus the last ``history_turns`` turns (whole turns, so tool replies pair up)."""
+        out: list[dict[str, Any]] = [{"role": "system", "content": self.system_prompt}]
+        for turn in self.turns[-self.history_turns:]:
+            out.extend(turn)
+        return out
+
+    def request_body(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
+        """The chat-completions body for the current conversation (no randomness but the seed)."""
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": self.messages(),
+            "temperature": self.temperature,
+            "seed": self._episode_seed,
+            "max_tokens": self.max_tokens,
+        }
+        if tools:
+            body["tools"] = tools
+            body["tool_choice"] = self.tool_choice
+        return body
+
+    def _complete(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
+        url = f"{self.base_url}/chat/completions"
+        body = self.request_body(tools)
+        try:
+            response = self._client.post(url, content=json.dumps(body))
+            response.raise_for_status()
+        except httpx.TimeoutException as exc:
+            raise SourceError(f"LLM server {url} did not answer within {self.timeout:g} s ({type(exc).__name__})") from exc
+        except httpx.HTTPStatusError as exc:
+            raise SourceError(f"LLM server {url} answered HTTP {exc.response.status_code}: "
+                              f"{exc.response.text[:300]}") from exc
+        except httpx.HTTPError as exc:
+            raise SourceError(f"cannot reach LLM server {url}: {exc}") from exc
+        try:
+            data = response.json()
+            message = data["choices"][0]["message"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise SourceError(f"LLM server {url} sent no chat completion: {response.text[:300]}") from exc
+        self.stats.requests += 1
+        usage = data.get("usage") or {}
+        for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            value = usage.get(key)
+            if isinstance(value, int):
+                setattr(self.stats, key, getattr(self.stats, key) + value)
+        return message if isinstance(message, dict) else {"role": "assistant", "content": str(message)}
+
+    # ---- reply handling -------------------------------------------------------------------------------
+    def _parse(self, message: dict[str, Any], has_search: bool, clicks: list[str]) -> tuple[str, str]:
+        calls = message.get("tool_calls") or []
+        if not calls:
+            raise ProtocolError("you replied without a tool call; call exactly one tool", reply_to_calls=False)
+        if len(calls) > 1:
+            raise ProtocolError(f"you made {len(calls)} tool calls; make exactly one (none was executed)",
+                                reply_to_calls=True)
+        call = calls[0]
+        fn = call.get("function") or {}
+        name, raw = fn.get("name"), fn.get("arguments")
+        try:
+            args = raw if isinstance(raw, dict) else json.loads(raw or "{}")
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError(f"the arguments of {name} are not valid JSON ({exc})", reply_to_calls=True) from exc
+        if not isinstance(args, dict):
+            raise ProtocolError(f"the arguments of {name} must be a JSON object", reply_to_calls=True)
+        if name == "search" and has_search:
+            query = " ".join(str(args.get("query") or "").replace("[", " ").replace("]", " ").split())
+            if not query:
+                raise ProtocolError("search needs a non-empty 'query'", reply_to_calls=True)
+            return f"search[{query}]", str(call.get("id") or "")
+        if name == "click" and clicks:
+            value = args.get("value")
+            if not isinstance(value, str) or value not in clicks:
+                raise ProtocolError(f"click value {value!r} is not one of the allowed values: {', '.join(clicks)}",
+                                    reply_to_calls=True)
+            return f"click[{value}]", str(call.get("id") or "")
+        offered = [n for n, ok in (("search", has_search), ("click", bool(clicks))) if ok]
+        raise ProtocolError(f"tool {name!r} is not available on this page; use one of: {', '.join(offered)}",
+                            reply_to_calls=True)
+
+    def _repair_messages(self, message: dict[str, Any], problem: str, reply_to_calls: bool) -> list[dict[str, Any]]:
+        """Tool replies for each call made (the API requires them), else a user message."""
+        text = f"Protocol error: {problem}. Reply again with exactly one tool call."
+        calls = message.get("tool_calls") or []
+        if reply_to_calls and calls:
+            return [{"role": "tool", "tool_call_id": str(c.get("id") or ""), "content": text} for c in calls]
+        return [{"role": "user", "content": text}]
+
+    def _safe_action(self, has_search: bool, clicks: list[str], info: dict[str, Any]) -> str:
+        if "back to search" in clicks:
+            return "click[back to search]"
+        if clicks:
+            return f"click[{clicks[0]}]"
+        instruction = str(info.get("instruction") or "products")
+        return f"search[{' '.join(instruction.replace('[', ' ').replace(']', ' ').split()[:12])}]"
+
+    @staticmethod
+    def _page_text(observation: str, info: dict[str, Any], has_search: bool, clicks: list[str]) -> str:
+        lines = [f"Instruction: {info.get('instruction') or ''}", "", "Current page:", observation, ""]
+        feedback = info.get("feedback")
+        if feedback is not None and getattr(feedback, "code", "ok") != "ok":
+            lines.append(f"Your last action was refused: {getattr(feedback, 'message', '')}")
+        lines.append(f"Search bar: {'yes' if has_search else 'no'}. Clickable: {', '.join(clicks) or 'nothing'}.")
+        return "\n".join(lines)
+
+
+def _assistant_entry(message: dict[str, Any]) -> dict[str, Any]:
+    """The assistant message as it goes back into the history (only the fields the API accepts)."""
+    entry: dict[str, Any] = {"role": "assistant", "content": message.get("content")}
+    if message.get("tool_calls"):
+        entry["tool_calls"] = message["tool_calls"]
+    return entry

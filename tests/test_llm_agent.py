@@ -1,0 +1,244 @@
+"""The LLM agent against a scripted OpenAI-compatible server on 127.0.0.1 (no network, no model).
+
+The fake server stands in for a paid outside service: it records each request body and answers
+with scripted replies, including every protocol error the agent must repair.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from shopsim.adapters.env import ShopEnv
+from shopsim.agents.evaluate import run_episode
+from shopsim.agents.llm import LLMAgent
+from shopsim.errors import ConfigError, SourceError
+
+Reply = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class FakeLLM:
+    """Answers POST /v1/chat/completions from a script (a list of replies, then ``default``)."""
+
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.script: list[Reply | dict[str, Any]] = []
+        self.default: Reply | None = None
+        self.status = 200
+        self.delay = 0.0
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                fake.requests.append(body)
+                fake.headers.append(dict(self.headers))
+                if fake.delay:
+                    threading.Event().wait(fake.delay)
+                if fake.status != 200:
+                    payload = json.dumps({"error": {"message": "boom"}}).encode()
+                    code = fake.status
+                else:
+                    reply = fake.script.pop(0) if fake.script else fake.default
+                    assert reply is not None, "script exhausted"
+                    message = reply(body) if callable(reply) else reply
+                    payload = json.dumps({"choices": [{"index": 0, "message": message}],
+                                          "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}).encode()
+                    code = 200 if self.path == "/v1/chat/completions" else 404
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture()
+def fake() -> Iterator[FakeLLM]:
+    server = FakeLLM()
+    yield server
+    server.close()
+
+
+def call(name: str, args: Any, call_id: str = "c1") -> dict[str, Any]:
+    """One tool call; ``args`` is JSON-encoded unless it is already a string."""
+    arguments = args if isinstance(args, str) else json.dumps(args)
+    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
+
+
+def reply(*calls: dict[str, Any], content: str | None = None) -> dict[str, Any]:
+    return {"role": "assistant", "content": content, "tool_calls": list(calls) if calls else None}
+
+
+def tools_of(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {t["function"]["name"]: t["function"] for t in body.get("tools", [])}
+
+
+def agent_for(fake: FakeLLM, **kw: Any) -> LLMAgent:
+    return LLMAgent(base_url=fake.url, model="scripted", api_key="sk-test", **kw)
+
+
+def first_pages(shop) -> tuple[ShopEnv, tuple[str, dict[str, Any]]]:
+    env = ShopEnv(shop)
+    return env, env.reset(seed=0, options={"goal": 0})
+
+
+def test_search_offered_only_with_search_bar_and_enum_is_clickables(fake: FakeLLM, bundled_shop) -> None:
+    env, (obs, info) = first_pages(bundled_shop)
+    agent = agent_for(fake)
+    agent.reset(seed=7)
+    fake.script = [reply(call("search", {"query": "red shoes"}))]
+    action = agent.act(obs, info["valid_actions"], info)
+    assert action == "search[red shoes]"
+    body = fake.requests[-1]
+    assert set(tools_of(body)) == {"search"}  # the search page has nothing else to click
+    assert body["temperature"] == 0.0 and body["seed"] == 7 and body["model"] == "scripted"
+    assert body["messages"][0]["role"] == "system"
+    assert info["instruction"] in body["messages"][1]["content"] and obs in body["messages"][1]["content"]
+    assert fake.headers[-1]["Authorization"] == "Bearer sk-test"
+
+    obs, _, _, _, info = env.step(action)
+    clicks = [c for c in info["valid_actions"]["clickables"] if c != "search"]
+    fake.script = [reply(call("click", {"value": clicks[-1]}, "c2"))]
+    assert agent.act(obs, info["valid_actions"], info) == f"click[{clicks[-1]}]"
+    tools = tools_of(fake.requests[-1])
+    assert set(tools) == {"click"}  # results pages have no search bar
+    assert tools["click"]["parameters"]["properties"]["value"]["enum"] == clicks
+    assert agent.stats.requests == 2 and agent.stats.prompt_tokens == 20 and agent.stats.completion_tokens == 4
+
+
+@pytest.mark.parametrize(
+    ("bad", "expect_role", "expect_text"),
+    [
+        (reply(content="I think I should search."), "user", "without a tool call"),
+        (reply(call("click", {"value": "next >"}, "a"), call("click", {"value": "back to search"}, "b")),
+         "tool", "2 tool calls"),
+        (reply(call("click", {"value": "buy everything"})), "tool", "not one of the allowed values"),
+        (reply(call("click", "{value: next")), "tool", "not valid JSON"),
+        (reply(call("search", {"query": "shoes"})), "tool", "not available on this page"),
+    ],
+    ids=["no-call", "two-calls", "out-of-enum", "bad-json", "unavailable-tool"],
+)
+def test_protocol_errors_get_one_repair_turn(fake: FakeLLM, bundled_shop, bad, expect_role, expect_text) -> None:
+    env, (obs, info) = first_pages(bundled_shop)
+    obs, _, _, _, info = env.step("search[shoes]")  # a results page: click only
+    agent = agent_for(fake)
+    agent.reset(seed=0)
+    fake.script = [bad, reply(call("click", {"value": "next >"}, "ok"))]
+    assert agent.act(obs, info["valid_actions"], info) == "click[next >]"
+    assert len(fake.requests) == 2 and agent.stats.protocol_errors == 1 and agent.stats.fallbacks == 0
+    retry = fake.requests[1]["messages"]
+    repair = [m for m in retry if m["role"] == expect_role and "Protocol error" in str(m.get("content"))]
+    assert len(repair) >= 1 and expect_text in repair[0]["content"]
+    assert retry[-1]["content"].startswith("Protocol error") and "exactly one tool call" in retry[-1]["content"]
+    if expect_role == "tool":  # every call made gets its own tool reply, as the API requires
+        made = [c["id"] for c in bad["tool_calls"]]
+        assert [m["tool_call_id"] for m in repair] == made
+    assert retry[-len(repair) - 1]["role"] == "assistant"
+
+
+def test_repair_budget_exhausted_falls_back_to_safe_action(fake: FakeLLM, bundled_shop) -> None:
+    env, _ = first_pages(bundled_shop)
+    obs, _, _, _, info = env.step("search[shoes]")
+    agent = agent_for(fake, repair_budget=2)
+    agent.reset()
+    fake.default = lambda body: reply(content="no")
+    assert agent.act(obs, info["valid_actions"], info) == "click[back to search]"
+    assert len(fake.requests) == 3 and agent.stats.fallbacks == 1 and agent.stats.protocol_errors == 3
+    assert agent.stats.repairs == 2
+
+
+def test_history_is_bounded(fake: FakeLLM, bundled_shop) -> None:
+    _, (obs, info) = first_pages(bundled_shop)
+    agent = agent_for(fake, history_turns=2)
+    agent.reset()
+    fake.default = lambda body: reply(call("search", {"query": "shoes"}))
+    for _ in range(5):
+        agent.act(obs, info["valid_actions"], info)
+    messages = fake.requests[-1]["messages"]
+    assert sum(m["role"] == "user" for m in messages) == 2
+    assert messages[1]["role"] == "user"  # whole turns only: no orphaned tool replies
+
+
+def test_http_errors_and_timeouts_become_source_errors(fake: FakeLLM, bundled_shop) -> None:
+    _, (obs, info) = first_pages(bundled_shop)
+    fake.status = 500
+    with pytest.raises(SourceError, match="HTTP 500"):
+        agent_for(fake).act(obs, info["valid_actions"], info)
+    fake.status, fake.delay = 200, 1.0
+    fake.default = lambda body: reply(call("search", {"query": "x"}))
+    with pytest.raises(SourceError, match="did not answer"):
+        agent_for(fake, timeout=0.2).act(obs, info["valid_actions"], info)
+    with pytest.raises(SourceError, match="cannot reach"):
+        LLMAgent(base_url="http://127.0.0.1:9/v1", model="m").act(obs, info["valid_actions"], info)
+
+
+def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("SHOPSIM_LLM_BASE_URL", "SHOPSIM_LLM_MODEL", "SHOPSIM_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(ConfigError, match="SHOPSIM_LLM_MODEL"):
+        LLMAgent()
+    monkeypatch.setenv("SHOPSIM_LLM_MODEL", "m1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://openai.example/v1/")
+    monkeypatch.setenv("OPENAI_API_KEY", "k1")
+    agent = LLMAgent()
+    assert (agent.model, agent.base_url, agent.api_key) == ("m1", "http://openai.example/v1", "k1")
+    monkeypatch.setenv("SHOPSIM_LLM_BASE_URL", "http://local/v1")
+    monkeypatch.setenv("SHOPSIM_LLM_API_KEY", "k2")
+    agent = LLMAgent()
+    assert (agent.base_url, agent.api_key) == ("http://local/v1", "k2")
+    assert LLMAgent(base_url="http://opt/v1", model="m2").model == "m2"
+
+
+_FIXED = {"back to search", "next >", "< prev", "buy now", "description", "features", "reviews", "attributes"}
+
+
+def scripted_shopper(body: dict[str, Any]) -> dict[str, Any]:
+    """A scripted 'model': search, open the first product, click one option value (if any), buy."""
+    tools = tools_of(body)
+    if "search" in tools:
+        return reply(call("search", {"query": "shoes"}))
+    enum = tools["click"]["parameters"]["properties"]["value"]["enum"]
+    assert "Instruction:" in body["messages"][-1]["content"]
+    last_tool = [m["content"] for m in body["messages"] if m["role"] == "tool"][-1]
+    options = [v for v in enum if v not in _FIXED]
+    if "buy now" in enum:
+        just_opened = last_tool not in {f"executed click[{v}]" for v in options}
+        return reply(call("click", {"value": options[0] if options and just_opened else "buy now"}))
+    return reply(call("click", {"value": next(v for v in enum if v not in _FIXED)}))
+
+
+def test_full_episode_on_bundled_shop_ends_with_a_purchase(fake: FakeLLM, bundled_shop) -> None:
+    env = ShopEnv(bundled_shop)
+    fake.default = scripted_shopper
+    agent = agent_for(fake)
+    result = run_episode(env, agent, goal_index=3)
+    assert result.done and not result.truncated and result.reward_info is not None
+    assert result.actions[0] == "search[shoes]" and result.actions[-1] == "click[buy now]"
+    assert agent.stats.protocol_errors == 0 and agent.stats.requests == len(result.actions)
+    first_run = list(fake.requests)
+    agent.close()
+
+    fake.requests.clear()  # same episode, fresh agent: byte-identical request bodies
+    again = agent_for(fake)
+    assert run_episode(env, again, goal_index=3).actions == result.actions
+    assert [json.dumps(b) for b in fake.requests] == [json.dumps(b) for b in first_run]
+    assert all(b["temperature"] == 0.0 and b["seed"] == 3 for b in first_run)
+    again.close()
