@@ -7,7 +7,7 @@ import json
 import time
 
 from shopsim.agents.registry import AGENTS, make_agent
-from shopsim.commands import load_shop, print_table, shop_args
+from shopsim.commands import agent_options, load_shop, print_table, shop_args
 
 __all__ = ["register"]
 
@@ -21,7 +21,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     shop = load_shop(args)
     env = ShopEnv(shop, strict=args.strict)
-    agent = make_agent(args.agent, args.seed)
+    agent = make_agent(args.agent, args.seed, agent_options(args.agent_option))
     goals = parse_goal_spec(args.goals, len(shop.goals))
     if len(goals) > 50:
         shop.prime_nouns()
@@ -48,6 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the command line."""
     run = sub.add_parser("run", help="evaluate an agent in-process and print the results")
     run.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
+    run.add_argument("--agent-option", action="append", metavar="KEY=VALUE",
+                     help="an agent setting, e.g. model=... or base_url=... for the llm agent (repeatable)")
     run.add_argument("--goals", default="0:500", help="'A:B', 'N', 'A,B,C' or test/eval/train")
     run.add_argument("--max-steps", type=int, default=15, help="actions per episode before giving up")
     run.add_argument("--strict", action="store_true", help="ShopSimulator's strict rules")
