@@ -1,8 +1,10 @@
 """``shopsim eval``: run an agent over goals through any page source, in parallel, resumably.
 
 Each worker process builds its own shop, page source (and browser) and runs a slice of the goals.
-Every step goes to ``traces.jsonl``; every finished episode to ``episodes.jsonl`` (which makes a
-run resumable: goals already there are skipped); ``summary.json`` holds the metrics.
+Every step goes to ``traces.jsonl``; every finished episode to ``episodes.jsonl`` as soon as it ends
+(which makes a run resumable: goals already there are skipped, even after a crash); at the end
+``episodes.jsonl`` is rewritten in goal order (so equal runs give equal files), ``summary.json``
+holds the metrics with bootstrap intervals (``agents.metrics``) and ``report.html`` shows them.
 """
 
 from __future__ import annotations
@@ -13,15 +15,16 @@ import socket
 import sys
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import AbstractContextManager, ExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TextIO
 
 from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
-from shopsim.agents.evaluate import EpisodeResult, Summary, summarize
+from shopsim.agents.evaluate import EpisodeResult, Summary
+from shopsim.agents.metrics import compute_metrics
 from shopsim.errors import ConfigError
 from shopsim.simsite.shop import Shop, ShopConfig
 
@@ -102,8 +105,14 @@ def _source(cfg: EvalConfig, stack: ExitStack) -> Any:
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path))
 
 
-def _worker(cfg_json: str, goals: list[int], part: int) -> list[dict[str, Any]]:
-    """Run ``goals`` in this process; append steps to this part's trace file."""
+class _Sink(Protocol):
+    """Where a worker hands each finished episode (a list, or a manager queue across processes)."""
+
+    def put(self, item: dict[str, Any]) -> None: ...
+
+
+def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = None) -> list[dict[str, Any]]:
+    """Run ``goals`` in this process; append steps to this part's trace file; hand off episodes."""
     from shopsim.agents.registry import make_agent
 
     cfg = EvalConfig.model_validate_json(cfg_json)
@@ -146,62 +155,160 @@ def _worker(cfg_json: str, goals: list[int], part: int) -> list[dict[str, Any]]:
                    "searches": sum(a.lower().startswith("search[") for a in actions)}
             traces.flush()
             done.append(rec)
+            if sink is not None:
+                sink.put(rec)
     return done
+
+
+class _Progress:
+    """A one-line progress bar on stderr (episodes done / total, rate, ETA); silent off a TTY."""
+
+    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.total, self.done = total, 0
+        self.enabled = enabled and total > 0 and bool(getattr(self.stream, "isatty", lambda: False)())
+        self.t0 = self.last = time.monotonic()
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        if self.enabled and (now - self.last >= 0.1 or self.done >= self.total):
+            self.last = now
+            rate = self.done / max(now - self.t0, 1e-9)
+            eta = (self.total - self.done) / rate if rate > 0 else 0.0
+            filled = int(30 * self.done / self.total)
+            bar = "#" * filled + "." * (30 - filled)
+            self.stream.write(f"\r  eval [{bar}] {self.done}/{self.total}  {rate:.1f} ep/s  ETA {eta:.0f}s ")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _read_episodes(path: Path) -> dict[int, dict[str, Any]]:
+    """Finished episodes by goal; a torn last line (a killed run) is ignored and rerun."""
+    finished: dict[int, dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(rec, dict) and "goal_index" in rec:
+                finished[int(rec["goal_index"])] = rec
+    return finished
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _run_todo(cfg: EvalConfig, todo: list[int], ep_file: TextIO, finished: dict[int, dict[str, Any]],
+              bar: _Progress) -> None:
+    """Run ``todo`` in one or more processes, writing each episode as it finishes."""
+    def take(rec: dict[str, Any]) -> None:
+        ep_file.write(json.dumps(rec) + "\n")
+        ep_file.flush()
+        finished[rec["goal_index"]] = rec
+        bar.update()
+
+    workers = max(1, min(cfg.workers, len(todo)))
+    slices = [todo[i::workers] for i in range(workers)]
+    if workers == 1:
+        class _Direct:
+            def put(self, item: dict[str, Any]) -> None:
+                take(item)
+
+        _worker(cfg.model_dump_json(), slices[0], 0, _Direct())
+        return
+    import multiprocessing as mp
+    import queue
+
+    with mp.Manager() as manager, ProcessPoolExecutor(max_workers=workers) as pool:
+        q = manager.Queue()
+        pending = {pool.submit(_worker, cfg.model_dump_json(), s, i, q) for i, s in enumerate(slices)}
+
+        def drain() -> None:
+            while True:
+                try:
+                    take(q.get_nowait())
+                except queue.Empty:
+                    return
+
+        while pending:
+            done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            drain()
+            for fut in done:
+                fut.result()  # a worker's error ends the run; finished episodes are kept
+        drain()
 
 
 def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str, Any]]:
     """Run (or resume) an evaluation and write its files; returns the summary and extra figures."""
+    from shopsim.agents.report import write_report
+
     out = Path(cfg.out)
     (out / "screenshots").mkdir(parents=True, exist_ok=True)
     episodes_path = out / "episodes.jsonl"
-    finished: dict[int, dict[str, Any]] = {}
-    if episodes_path.exists():
-        for line in episodes_path.read_text().splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                finished[rec["goal_index"]] = rec
-    todo = [g for g in cfg.goals if g not in finished]
+    finished = _read_episodes(episodes_path)
+    if episodes_path.exists():  # normalise: a torn last line must not swallow the next record
+        _write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
+    _merge_traces(out, keep=set(finished))  # drop steps of episodes a killed run left unfinished
+    todo = [g for g in dict.fromkeys(cfg.goals) if g not in finished]
     (out / "config.json").write_text(cfg.model_dump_json(indent=2))
     t0 = time.perf_counter()
-    with ExitStack() as stack:
-        if cfg.adapter != "inprocess" and cfg.base_url is None:
-            server = stack.enter_context(start_server(_shop(cfg)))
-            cfg = cfg.model_copy(update={"base_url": server.base_url})
-        workers = max(1, min(cfg.workers, len(todo))) if todo else 1
-        slices = [todo[i::workers] for i in range(workers)]
-        with open(episodes_path, "a", encoding="utf-8") as ep_file:
-            if workers == 1:
-                results = _worker(cfg.model_dump_json(), slices[0], 0) if todo else []
-                for rec in results:
-                    ep_file.write(json.dumps(rec) + "\n")
-                    finished[rec["goal_index"]] = rec
-            else:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
-                    futures = [pool.submit(_worker, cfg.model_dump_json(), s, i) for i, s in enumerate(slices)]
-                    for n, fut in enumerate(as_completed(futures), 1):
-                        for rec in fut.result():
-                            ep_file.write(json.dumps(rec) + "\n")
-                            finished[rec["goal_index"]] = rec
-                        if progress:
-                            print(f"  worker {n}/{workers} done", file=sys.stderr)
+    bar = _Progress(len(todo), progress)
+    try:
+        with ExitStack() as stack:
+            if todo and cfg.adapter != "inprocess" and cfg.base_url is None:
+                server = stack.enter_context(start_server(_shop(cfg)))
+                cfg = cfg.model_copy(update={"base_url": server.base_url})
+            if todo:
+                with open(episodes_path, "a", encoding="utf-8") as ep_file:
+                    _run_todo(cfg, todo, ep_file, finished, bar)
+    finally:
+        bar.close()
     elapsed = time.perf_counter() - t0
-    _merge_traces(out)
-    records = [finished[g] for g in cfg.goals if g in finished]
-    summary = summarize([EpisodeResult(**{k: r[k] for k in EpisodeResult.model_fields}) for r in records])
+    _merge_traces(out, keep=set(finished))
+    _write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
+    records = [finished[g] for g in dict.fromkeys(cfg.goals) if g in finished]
+    metrics = compute_metrics(records)
+    summary = Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
+    head = metrics.headline()
     extra = {
-        "unique_items": sum(r["unique_items"] for r in records) / max(1, len(records)),
-        "searches_per_episode": sum(r["searches"] for r in records) / max(1, len(records)),
+        "unique_items": metrics.unique_items, "searches_per_episode": metrics.searches_per_episode,
+        "ci": head["ci"], "failures": head["failures"], "primary_failures": head["primary_failures"],
         "seconds": elapsed, "episodes_run_now": len(todo), "adapter": cfg.adapter, "agent": cfg.agent,
     }
-    (out / "summary.json").write_text(json.dumps({**summary.model_dump(), **extra}, indent=2))
+    _write_atomic(out / "summary.json", json.dumps({**head, **extra}, indent=2))
+    extra["report"] = str(write_report(out))
     return summary, extra
 
 
-def _merge_traces(out: Path) -> None:
-    """Fold per-worker trace parts into ``traces.jsonl`` (sorted by goal and step, deterministic)."""
+def _merge_traces(out: Path, keep: set[int] | None = None) -> None:
+    """Fold per-worker trace parts into ``traces.jsonl`` (sorted by goal and step, deterministic).
+
+    With ``keep``, steps of other goals (episodes a killed run never finished) are dropped.
+    """
+    parts = sorted(out.glob("traces.part*.jsonl"))
+    if not parts:
+        return
     rows = []
-    for part in sorted(out.glob("traces*.jsonl")):
-        rows += [json.loads(line) for line in part.read_text().splitlines() if line.strip()]
+    for part in [out / "traces.jsonl", *parts]:
+        if part.exists():
+            for line in part.read_text(encoding="utf-8").splitlines():
+                try:
+                    row = json.loads(line) if line.strip() else None
+                except json.JSONDecodeError:
+                    row = None
+                if row is not None and (keep is None or row.get("goal_index") in keep):
+                    rows.append(row)
     rows.sort(key=lambda r: (r["goal_index"], r["step"]))
     seen, unique = set(), []
     for r in rows:
@@ -209,8 +316,6 @@ def _merge_traces(out: Path) -> None:
         if key not in seen:
             seen.add(key)
             unique.append(r)
-    tmp = out / "traces.jsonl.tmp"
-    tmp.write_text("".join(json.dumps(r) + "\n" for r in unique))
-    for part in out.glob("traces.part*.jsonl"):
+    _write_atomic(out / "traces.jsonl", "".join(json.dumps(r) + "\n" for r in unique))
+    for part in parts:
         part.unlink()
-    os.replace(tmp, out / "traces.jsonl")

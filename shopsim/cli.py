@@ -12,7 +12,7 @@ from shopsim.errors import ShopsimError
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: Sub-command modules, in help order; each has ``register(subparsers)``.
-COMMANDS = ["run", "eval", "serve", "translate"]
+COMMANDS = ["run", "eval", "serve", "translate", "compare", "check_goals", "record", "transfer"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -261,8 +261,18 @@ def _parse(route: str, segs: list[str]) -> dict[str, Any]:
 
 
 # ---- app ----------------------------------------------------------------------------------------
-def create_app(shop: Shop, *, session_ttl_s: float = 900, max_sessions: int = 1000, seed: int = 0) -> Starlette:
-    """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``."""
+def create_app(
+    shop: Shop,
+    *,
+    session_ttl_s: float = 900,
+    max_sessions: int = 1000,
+    seed: int = 0,
+    runs_dir: str | Path | None = None,
+) -> Starlette:
+    """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
+
+    With ``runs_dir``, evaluation runs in that folder are browsable under ``/runs`` (viewer).
+    """
     st = _AppState(shop, session_ttl_s, max_sessions, seed)
 
     def base_of(request: Request) -> str:
@@ -426,8 +436,12 @@ def create_app(shop: Shop, *, session_ttl_s: float = 900, max_sessions: int = 10
         Route("/item_page/{rest:path}", page_route("item_page"), methods=both),
         Route("/item_sub_page/{rest:path}", page_route("item_sub_page"), methods=both),
         Route("/done/{rest:path}", page_route("done"), methods=both),
-        Route("/{session}", index, methods=both),
     ]
+    if runs_dir is not None:  # before the catch-all session route, which would take /runs
+        from shopsim.simsite.viewer import viewer_routes
+
+        routes += viewer_routes(runs_dir)
+    routes.append(Route("/{session}", index, methods=both))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         if request.url.path.startswith("/api/"):

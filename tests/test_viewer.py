@@ -1,0 +1,131 @@
+"""The trajectory viewer over a real server: run list, report, episodes, screenshots, no traversal."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import ServerThread
+
+from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.simsite.web import create_app
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("runs")
+    run_eval(EvalConfig(agent="rule", goals=list(range(5)), out=str(root / "rule")), progress=False)
+    run_eval(EvalConfig(agent="random", goals=list(range(3)), out=str(root / "exp" / "random")), progress=False)
+    (root / "rule" / "screenshots" / "0-1.png").write_bytes(PNG)
+    evil = root / "evil"
+    evil.mkdir()
+    step = {"goal_index": 0, "step": 0, "observation": "<script>alert('obs')</script>",
+            "valid_actions": {"has_search_bar": True, "clickables": ["<img src=x onerror=alert(1)>"]},
+            "action": "search[<script>x</script>]", "reward": 0.0, "page_type": "search", "url": "javascript:alert(1)",
+            "next_page_type": "results", "feedback": "ok"}
+    (evil / "traces.jsonl").write_text(json.dumps(step) + "\n")
+    (evil / "episodes.jsonl").write_text(json.dumps({"goal_index": 0, "reward": 0.0, "steps": 1, "done": False,
+                                                     "truncated": True, "reward_info": None, "actions": []}) + "\n")
+    (evil / "summary.json").write_text(json.dumps({"agent": "<script>alert('agent')</script>", "episodes": 1}))
+    (root / "secret.txt").write_text("outside any run")
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "summary.json").write_text("{}")
+    (outside / "screenshots").mkdir()
+    (outside / "screenshots" / "0-1.png").write_bytes(PNG)
+    os.symlink(outside, root / "link", target_is_directory=True)
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(bundled_shop, runs):
+    with ServerThread(create_app(bundled_shop, runs_dir=runs)) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def client(server):
+    with httpx.Client(base_url=server.base_url, timeout=30) as c:
+        yield c
+
+
+def _raw_get(server, path: str) -> int:
+    """A GET with the path sent exactly as written (no client-side dot-segment clean-up)."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.putrequest("GET", path, skip_accept_encoding=True)
+        conn.endheaders()
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status
+    finally:
+        conn.close()
+
+
+def test_run_list_shows_runs_and_numbers(client, runs):
+    r = client.get("/runs")
+    assert r.status_code == 200
+    assert 'href="/runs/rule"' in r.text and 'href="/runs/exp/random"' in r.text
+    score = json.loads((runs / "rule" / "summary.json").read_text())["score"]
+    assert f"{score:.1f}" in r.text
+    assert "<script>alert" not in r.text and "&lt;script&gt;" in r.text
+    assert 'href="/runs/link"' not in r.text  # a symlink out of the runs folder is not a run
+
+
+def test_report_page(client):
+    r = client.get("/runs/rule")
+    assert r.status_code == 200 and r.text.count("<svg") >= 3
+    assert 'href="/runs/rule/episodes/0"' in r.text
+    nested = client.get("/runs/exp/random")
+    assert nested.status_code == 200 and 'href="/runs/exp/random/episodes/2"' in nested.text
+
+
+def test_episode_page_steps_and_screenshot(client, runs):
+    r = client.get("/runs/rule/episodes/0")
+    assert r.status_code == 200
+    steps = [json.loads(line) for line in (runs / "rule" / "traces.jsonl").read_text().splitlines()]
+    first = next(s for s in steps if s["goal_index"] == 0)
+    assert "step 0" in r.text and "search[" in r.text and "buy now" in r.text
+    assert 'src="/runs/rule/screenshots/0-1.png"' in r.text
+    assert first["page_type"] in r.text
+    assert 'href="/runs/rule/episodes/1"' in r.text  # next goal
+    img = client.get("/runs/rule/screenshots/0-1.png")
+    assert img.status_code == 200 and img.headers["content-type"] == "image/png" and img.content == PNG
+    assert client.get("/runs/rule/episodes/99").status_code == 404
+    assert client.get("/runs/exp/random/episodes/1").status_code == 200
+
+
+def test_everything_from_a_run_is_escaped(client):
+    r = client.get("/runs/evil/episodes/0")
+    assert r.status_code == 200
+    assert "<script>" not in r.text and "<img src=x" not in r.text
+    assert "&lt;script&gt;alert(&#39;obs&#39;)&lt;/script&gt;" in r.text
+    assert 'href="javascript' not in r.text
+
+
+@pytest.mark.parametrize("path", [
+    "/runs/../../etc/passwd",
+    "/runs/%2e%2e/%2e%2e/etc/passwd",
+    "/runs/rule/screenshots/..%2F..%2Fsecret.txt",
+    "/runs/rule/screenshots/../../secret.txt",
+    "/runs/rule/screenshots/%2e%2e%2fconfig.json",
+    "/runs/rule/screenshots/config.json",
+    "/runs/..%2Frule",
+    "/runs/.hidden",
+    "/runs/link",
+    "/runs/link/screenshots/0-1.png",
+    "/runs/rule/../secret.txt",
+    "/runs//etc/passwd",
+])
+def test_path_traversal_is_refused(server, path):
+    assert _raw_get(server, path) in (400, 404)
+
+
+def test_shop_routes_still_work(client):
+    assert client.get("/0").status_code == 200
+    assert client.get("/api/health").json()["ok"] is True
