@@ -63,7 +63,8 @@ class ShopEnv(gym.Env[str, str]):
     ):
         if observation_mode not in ("text", "text_rich", "url", "html"):
             raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html")
-        self.shop = shop if shop is not None else Shop.from_config(config or ShopConfig())
+        # A page source that owns its goals (a replayed bundle) needs no shop.
+        self.shop: Shop | None = shop if shop is not None or source is not None else Shop.from_config(config or ShopConfig())
         self.observation_mode: ObservationMode = observation_mode
         self.strict, self.max_steps, self.source = strict, max_steps, source
         self.render_mode = render_mode
@@ -80,7 +81,10 @@ class ShopEnv(gym.Env[str, str]):
         options = options or {}
         if "goal" in options and options["goal"] is not None:
             index = int(options["goal"])
-            self.shop.goal(index)  # raises ConfigError when out of range
+            if self.shop is not None:
+                self.shop.goal(index)  # raises ConfigError when out of range
+        elif self.shop is None:
+            raise ConfigError("this env has no shop to draw goals from: pass options={'goal': n}")
         else:
             index = self.shop.draw_goal_index(random.Random(int(self.np_random.integers(2**63))))
         self.goal_index = index

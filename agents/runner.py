@@ -30,14 +30,14 @@ from shopsim.simsite.shop import Shop, ShopConfig
 
 __all__ = ["ADAPTERS", "EvalConfig", "run_eval", "start_server"]
 
-ADAPTERS = ("inprocess", "http", "browser")
+ADAPTERS = ("inprocess", "http", "browser", "replay")
 
 
 class EvalConfig(BaseModel):
     """Everything an evaluation run depends on (saved as ``config.json`` in the run folder)."""
 
     agent: str = "rule"
-    adapter: Literal["inprocess", "http", "browser"] = "inprocess"
+    adapter: Literal["inprocess", "http", "browser", "replay"] = "inprocess"
     browser_mode: Literal["url", "click"] = "click"
     data: str | None = None
     num_products: int | None = None
@@ -51,6 +51,9 @@ class EvalConfig(BaseModel):
     base_url: str | None = None
     browser_path: str | None = None
     screenshots: bool = False
+    agent_options: dict[str, str] = {}
+    bundle: str | None = None
+    goal_file: str | None = None
 
 
 class _Server(AbstractContextManager):
@@ -105,6 +108,34 @@ def _source(cfg: EvalConfig, stack: ExitStack) -> Any:
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path))
 
 
+class _ReplayGoals:
+    """Goals from a goal file, each replayed on a recorded bundle (one bundle, or the i-th of a folder)."""
+
+    def __init__(self, cfg: EvalConfig):
+        from shopsim.adapters.bundle import Bundle
+        from shopsim.simsite.goals import load_goal_file
+        from shopsim.simsite.nouns import default_extractor
+
+        if not cfg.bundle or not cfg.goal_file:
+            raise ConfigError("--adapter replay needs --bundle DIR and --goal-file FILE")
+        root = Path(cfg.bundle)
+        dirs = [root] if (root / "manifest.json").exists() else sorted(
+            d for d in root.iterdir() if (d / "manifest.json").exists()) if root.is_dir() else []
+        if not dirs:
+            raise ConfigError(f"{root}: no bundle (a folder with manifest.json, or a folder of them)")
+        self.bundles = [Bundle.load(d) for d in dirs]
+        self.goals = load_goal_file(cfg.goal_file)
+        self.nouns = default_extractor()
+
+    def source(self, index: int) -> Any:
+        from shopsim.adapters.replay import ReplaySource
+        from shopsim.agents.transfer import make_scorer
+
+        goal = self.goals[index]
+        bundle = self.bundles[index % len(self.bundles)]
+        return ReplaySource(bundle, instruction=goal.instruction_text, scorer=make_scorer(goal, self.nouns))
+
+
 class _Sink(Protocol):
     """Where a worker hands each finished episode (a list, or a manager queue across processes)."""
 
@@ -116,17 +147,21 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
     from shopsim.agents.registry import make_agent
 
     cfg = EvalConfig.model_validate_json(cfg_json)
-    shop = _shop(cfg)
-    if len(goals) > 50:
+    replay = _ReplayGoals(cfg) if cfg.adapter == "replay" else None
+    shop = None if replay else _shop(cfg)
+    if shop is not None and len(goals) > 50:
         shop.prime_nouns()
     out = Path(cfg.out)
     done: list[dict[str, Any]] = []
     with ExitStack() as stack:
-        source = _source(cfg, stack)
+        source = None if replay else _source(cfg, stack)
         env = ShopEnv(shop, strict=cfg.strict, source=source)
-        agent = make_agent(cfg.agent, cfg.seed)
+        agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
         traces = stack.enter_context(open(out / f"traces.part{part}.jsonl", "a", encoding="utf-8"))
         for g in goals:
+            if replay is not None:
+                source = replay.source(g)
+                env = ShopEnv(None, source=source)
             agent.reset(seed=cfg.seed + g)
             obs, info = env.reset(seed=cfg.seed, options={"goal": g})
             reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
@@ -266,7 +301,7 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     bar = _Progress(len(todo), progress)
     try:
         with ExitStack() as stack:
-            if todo and cfg.adapter != "inprocess" and cfg.base_url is None:
+            if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None:
                 server = stack.enter_context(start_server(_shop(cfg)))
                 cfg = cfg.model_copy(update={"base_url": server.base_url})
             if todo:

@@ -6,7 +6,8 @@ import argparse
 import json
 
 from shopsim.agents.registry import AGENTS, make_agent
-from shopsim.commands import load_shop, print_table, shop_args
+from shopsim.commands import agent_options, load_shop, print_table, shop_args
+from shopsim.errors import ConfigError
 
 __all__ = ["register"]
 
@@ -16,13 +17,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from shopsim.agents.runner import EvalConfig, run_eval
     from shopsim.simsite.goals import parse_goal_spec
 
-    shop = load_shop(args)
-    make_agent(args.agent, args.seed)  # fail early on an unknown agent
-    goals = parse_goal_spec(args.goals, len(shop.goals))
+    options = agent_options(args.agent_option)
+    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
+    if args.adapter == "replay":
+        from shopsim.simsite.goals import load_goal_file
+
+        if not args.goal_file or not args.bundle:
+            raise ConfigError("--adapter replay needs --bundle DIR and --goal-file FILE")
+        n_goals, n_products = len(load_goal_file(args.goal_file)), 0
+    else:
+        shop = load_shop(args)
+        n_goals, n_products = len(shop.goals), len(shop.products)
+    goals = parse_goal_spec(args.goals, n_goals)
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, seed=args.seed, out=args.out, max_steps=args.max_steps,
-                     strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots)
+                     strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
+                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file)
     summary, extra = run_eval(cfg)
     if args.json:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
@@ -30,7 +41,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     s = summary
     mode = "/" + args.browser_mode if args.adapter == "browser" else ""
     print(f"shopsim eval: agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
-          f"({s.episodes} episodes, {extra['episodes_run_now']} run now) on {len(shop.products)} products")
+          f"({s.episodes} episodes, {extra['episodes_run_now']} run now)" + (f" on {n_products} products" if n_products else ""))
     rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
             ("r_strict / r_success", f"{s.r_strict:.3f} / {s.r_success:.3f}"),
             ("attribute / option / price / type", f"{s.r_att:.3f} / {s.r_option:.3f} / {s.r_price:.3f} / {s.r_type:.3f}"),
@@ -59,6 +70,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--strict", action="store_true")
     ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
     ev.add_argument("--json", action="store_true")
+    ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
+    ev.add_argument("--bundle", default=None, help="replay: a recorded bundle, or a folder of bundles")
+    ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format)")
     shop_args(ev)
     ev.set_defaults(func=cmd_eval)
 
