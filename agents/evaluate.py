@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import statistics
 from typing import Any
 
 from pydantic import BaseModel
@@ -56,26 +55,8 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
 
 
 def summarize(results: list[EpisodeResult]) -> Summary:
-    """WebShop's Table 2 columns plus ShopSimulator's strict score."""
-    n = len(results)
+    """WebShop's Table 2 columns plus ShopSimulator's scores (see ``agents.metrics`` for intervals)."""
+    from shopsim.agents.metrics import compute_metrics
 
-    def mean_of(key: str, default: float = 0.0) -> float:
-        vals = []
-        for r in results:
-            info = r.reward_info or {}
-            v = info.get(key)
-            vals.append(default if v is None and info else float(v or 0.0))
-        return statistics.fmean(vals) if vals else 0.0
-
-    return Summary(
-        episodes=n,
-        score=100 * statistics.fmean(r.reward for r in results) if n else 0.0,
-        success_rate=statistics.fmean(1.0 if r.reward >= 1.0 - 1e-9 else 0.0 for r in results) if n else 0.0,
-        r_success=mean_of("r_success"),
-        r_strict=mean_of("r_strict"),
-        r_att=mean_of("r_att"),
-        r_option=mean_of("r_option", 1.0),
-        r_price=mean_of("r_price", 1.0),
-        r_type=mean_of("r_type"),
-        avg_steps=statistics.fmean(r.steps for r in results) if n else 0.0,
-    )
+    metrics = compute_metrics([r.model_dump() for r in results])
+    return Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
