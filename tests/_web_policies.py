@@ -9,7 +9,8 @@ from shopsim.page import PageState
 
 def search_words(instruction: str, n: int = 5) -> str:
     """A query from the first words of the instruction (what a simple agent types)."""
-    words = [w.strip(",.") for w in instruction.lower().split() if w.strip(",.")]
+    filler = {"i", "am", "looking", "for", "a", "an", "need", "want", "find", "me", "show", "some", "the", "get", "please"}
+    words = [w.strip(",.") for w in instruction.lower().split() if w.strip(",.") and w.strip(",.") not in filler]
     return " ".join(words[:n]) or "shoes"
 
 
