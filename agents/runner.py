@@ -265,7 +265,10 @@ def _run_todo(cfg: EvalConfig, todo: list[int], ep_file: TextIO, finished: dict[
     import multiprocessing as mp
     import queue
 
-    with mp.Manager() as manager, ProcessPoolExecutor(max_workers=workers) as pool:
+    # Spawn, not fork: the parent may hold a server thread and a Playwright browser that a forked
+    # child would inherit half-alive.
+    ctx = mp.get_context("spawn")
+    with ctx.Manager() as manager, ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         q = manager.Queue()
         pending = {pool.submit(_worker, cfg.model_dump_json(), s, i, q) for i, s in enumerate(slices)}
 

@@ -1,6 +1,6 @@
 """Episodes per second of ``shopsim eval`` per adapter, with 1 and 2 worker processes.
 
-    python benchmarks/eval.py [--episodes N] [--agent rule] [--adapters inprocess http browser]
+    python benchmarks/eval.py [--episodes N] [--browser-episodes N] [--agent rule] [--adapters ...]
 
 Each cell is a fresh run folder (nothing resumed); the time includes starting the workers, their
 shops and browsers, and (for http/browser) the shop server, as a user sees it.
@@ -20,7 +20,8 @@ from shopsim.agents.runner import EvalConfig, run_eval
 def main() -> int:
     """Print a table of episodes/s (and steps/s) per adapter and worker count."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--episodes", type=int, default=40)
+    ap.add_argument("--episodes", type=int, default=300, help="episodes per in-process/http cell")
+    ap.add_argument("--browser-episodes", type=int, default=40, help="episodes per browser cell")
     ap.add_argument("--agent", default="rule")
     ap.add_argument("--adapters", nargs="*", default=["inprocess", "http", "browser"])
     ap.add_argument("--json", action="store_true")
@@ -29,7 +30,8 @@ def main() -> int:
     for adapter in args.adapters:
         for workers in (1, 2):
             with tempfile.TemporaryDirectory() as out:
-                cfg = EvalConfig(agent=args.agent, adapter=adapter, goals=list(range(args.episodes)),
+                n = args.browser_episodes if adapter == "browser" else args.episodes
+                cfg = EvalConfig(agent=args.agent, adapter=adapter, goals=list(range(n)),
                                  workers=workers, out=out)
                 t0 = time.perf_counter()
                 summary, _ = run_eval(cfg, progress=False)
