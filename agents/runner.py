@@ -148,7 +148,8 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
 
     cfg = EvalConfig.model_validate_json(cfg_json)
     replay = _ReplayGoals(cfg) if cfg.adapter == "replay" else None
-    shop = None if replay else _shop(cfg)
+    # Only the in-process adapter scores purchases here; remote sources are scored by the server.
+    shop = _shop(cfg) if cfg.adapter == "inprocess" else None
     if shop is not None and len(goals) > 50:
         shop.prime_nouns()
     out = Path(cfg.out)
@@ -305,7 +306,10 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     try:
         with ExitStack() as stack:
             if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None:
-                server = stack.enter_context(start_server(_shop(cfg)))
+                served = _shop(cfg)
+                if len(todo) > 50:
+                    served.prime_nouns()
+                server = stack.enter_context(start_server(served))
                 cfg = cfg.model_copy(update={"base_url": server.base_url})
             if todo:
                 with open(episodes_path, "a", encoding="utf-8") as ep_file:
