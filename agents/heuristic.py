@@ -14,6 +14,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from shopsim.page import PageState, ProductView, ResultCard
+from shopsim.simsite.search import stem
 
 __all__ = ["HeuristicAgent", "ParsedInstruction", "build_query", "parse_instruction"]
 
@@ -36,19 +37,9 @@ _STOP = frozenset(
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
-def _stem(word: str) -> str:
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and not word.endswith(("aes", "ees", "oes", "ses")):
-        return word[:-1]
-    if len(word) > 2 and word.endswith("s") and not word.endswith(("us", "ss")):
-        return word[:-1]
-    return word
-
-
 def words(text: str) -> list[str]:
     """Content words, lower-cased and plural-folded (stop and filler words dropped)."""
-    return [_stem(t) for t in _TOKEN.findall(text.lower()) if t not in _STOP]
+    return [stem(t) for t in _TOKEN.findall(text.lower()) if t not in _STOP]
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ __all__ = [
     "RankBM25Engine",
     "SearchEngine",
     "product_document",
+    "stem",
     "tokenize",
 ]
 
@@ -47,7 +48,7 @@ class SearchEngine(Protocol):
         ...
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A light plural stemmer (Harman's S-stemmer): shoes -> shoe, batteries -> battery."""
     if len(word) > 3 and word.endswith("ies") and not word.endswith(("eies", "aies")):
         return word[:-3] + "y"
@@ -68,10 +69,10 @@ def tokenize(text: str) -> list[str]:
     for tok in _TOKEN.findall(text.lower()):
         if tok in _STOP:
             continue
-        stem = cache.get(tok)
-        if stem is None:
-            stem = cache[tok] = _stem(tok)
-        out.append(stem)
+        folded = cache.get(tok)
+        if folded is None:
+            folded = cache[tok] = stem(tok)
+        out.append(folded)
     return out
 
 

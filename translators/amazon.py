@@ -15,7 +15,6 @@ from shopsim.translators.realsite import (
     id_index,
     item_clickables,
     page_url,
-    results_clickables,
 )
 
 __all__ = ["AmazonTranslator"]
@@ -50,12 +49,7 @@ class AmazonTranslator(RealSiteTranslator):
         res = read_results(tree, base, card)
         if res is None:
             return None
-        return PageState(
-            page_type="results", site="amazon", url=url or own_url, query=res.query,
-            keywords=res.query.split() if res.query else None, page_num=res.page_num,
-            results=[c for c, _ in res.cards], next_page_url=res.next_url,
-            prev_page_url=res.prev_url, has_search_bar=True,
-            clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+        return self.results_state(res, url or own_url)
 
     def _item_state(self, item: ItemRead, url: str | None) -> PageState:
         product = ProductView(

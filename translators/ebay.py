@@ -14,7 +14,6 @@ from shopsim.translators.realsite import (
     RealSiteTranslator,
     item_clickables,
     page_url,
-    results_clickables,
 )
 
 __all__ = ["EbayTranslator"]
@@ -49,12 +48,7 @@ class EbayTranslator(RealSiteTranslator):
         res = read_results(tree, base, url or own_url)
         if res is None:
             return None
-        return PageState(
-            page_type="results", site="ebay", url=url or own_url, query=res.query,
-            keywords=res.query.split() if res.query else None, page_num=res.page_num,
-            results=[card for card, _ in res.cards], next_page_url=res.next_url,
-            prev_page_url=res.prev_url, has_search_bar=True,
-            clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+        return self.results_state(res, url or own_url)
 
     def _item_state(self, item: ItemRead, url: str | None) -> PageState:
         product = ProductView(

@@ -556,6 +556,15 @@ class RealSiteTranslator:
         """Results or item state, or None when the page shows neither."""
         raise NotImplementedError
 
+    def results_state(self, res: ResultsRead, url: str | None) -> PageState:
+        """The PageState of a read results page (same shape for every site)."""
+        return PageState(
+            page_type="results", site=self.site, url=url, query=res.query,  # type: ignore[arg-type]
+            keywords=res.query.split() if res.query else None, page_num=res.page_num,
+            results=[card for card, _ in res.cards], next_page_url=res.next_url,
+            prev_page_url=res.prev_url, has_search_bar=True,
+            clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+
     # -- Translator protocol --------------------------------------------------------------
     def parse(self, html: str, url: str | None = None) -> PageState:
         """Parse a real page; never raises: unreadable pages give ``unknown`` with a reason."""
