@@ -336,8 +336,8 @@ class BrowserSource(_Base):
                 page.click("button.search-btn")
             return
         if not nav.selector or page.locator(nav.selector).count() == 0:
-            self._goto(nav)
-            return
+            # Click mode must click the real element: a missing one is a broken page, not a detour.
+            raise SourceError(f"click mode: no element matches {nav.selector!r} on {page.url}")
         with page.expect_navigation():
             page.locator(nav.selector).first.click()
 

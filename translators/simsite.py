@@ -185,7 +185,7 @@ def _clickables(tree: HTMLParser) -> list[Clickable]:
             axis, value = a.get("data-axis") or "", a.get("data-value") or ""
             c = Clickable(arg=a.get("data-arg") or "", text=value, kind="option", axis=axis,
                           clicked=a.get("data-clicked") == "true",
-                          selector=f"input[type='radio'][name={json.dumps(axis)}][value={json.dumps(value)}]")
+                          selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
         if c is not None:
             found.append((index, c))
     found.sort(key=lambda t: t[0])
