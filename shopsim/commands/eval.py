@@ -49,7 +49,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
             ("wall time", f"{extra['seconds']:.1f} s")]
     print_table(rows)
-    print(f"traces: {args.out}/traces.jsonl  episodes: {args.out}/episodes.jsonl  summary: {args.out}/summary.json")
+    print(f"traces: {args.out}/traces.jsonl  summary: {args.out}/summary.json  report: {args.out}/report.html")
     return 0
 
 
