@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sys
-import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from contextlib import AbstractContextManager, ExitStack
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Literal, Protocol, TextIO
 
@@ -26,6 +24,7 @@ from shopsim.adapters.env import ShopEnv
 from shopsim.agents.evaluate import EpisodeResult, Summary
 from shopsim.agents.metrics import compute_metrics
 from shopsim.errors import ConfigError
+from shopsim.simsite.server import ServerThread, serve_shop
 from shopsim.simsite.shop import Shop, ShopConfig
 
 __all__ = ["ADAPTERS", "EvalConfig", "run_eval", "start_server"]
@@ -56,40 +55,9 @@ class EvalConfig(BaseModel):
     goal_file: str | None = None
 
 
-class _Server(AbstractContextManager):
-    """A uvicorn server for a shop on a free loopback port, in a daemon thread."""
-
-    def __init__(self, shop: Shop):
-        import uvicorn
-
-        from shopsim.simsite.web import create_app
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.base_url = f"http://127.0.0.1:{self.port}"
-        cfg = uvicorn.Config(create_app(shop, max_sessions=10_000), host="127.0.0.1", port=self.port,
-                             log_level="warning", lifespan="off")
-        self.server = uvicorn.Server(cfg)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> _Server:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise ConfigError("the shop server did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-
-def start_server(shop: Shop) -> _Server:
+def start_server(shop: Shop) -> ServerThread:
     """Serve ``shop`` on 127.0.0.1 for the duration of a ``with`` block."""
-    return _Server(shop)
+    return serve_shop(shop)
 
 
 def _shop(cfg: EvalConfig) -> Shop:

@@ -7,41 +7,22 @@ free local port in a background thread; browser rows need Chromium (skipped with
 from __future__ import annotations
 
 import argparse
-import socket
 import statistics
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-import uvicorn
 
 from shopsim.adapters.sources import BrowserSource
 from shopsim.simsite.html import render_html
+from shopsim.simsite.server import serve_shop
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.simsite.web import create_app
 from shopsim.translators.simsite import SimsiteTranslator
 
 ACTIONS = ["search[{q}]", "click[{p}]", "click[< prev]", "click[next >]", "click[< prev]", "click[{p}]",
            "click[description]", "click[< prev]", "click[features]", "click[< prev]", "click[buy now]"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _start(shop: Shop) -> tuple[uvicorn.Server, str]:
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(shop, max_sessions=10_000), host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="off"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
-    return server, f"http://127.0.0.1:{port}"
 
 
 def _episode_actions(state) -> list[str]:
@@ -120,16 +101,18 @@ def bench_parse(shop: Shop, n: int = 200) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--data", default="/work/shared/data/webshop-small")
-    ap.add_argument("--num-products", type=int, default=1000)
+    small = Path(__file__).resolve().parents[2] / "shared" / "data" / "webshop-small"
+    ap.add_argument("--data", default=str(small) if small.exists() else None,
+                    help="WebShop-format folder (default: ../shared/data/webshop-small, else the bundled catalog)")
+    ap.add_argument("--num-products", type=int, default=None)
     ap.add_argument("--episodes", type=int, default=64, help="HTTP episodes per concurrency level")
     ap.add_argument("--browser-episodes", type=int, default=5)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     args = ap.parse_args()
     shop = Shop.from_config(ShopConfig(data_dir=args.data, num_products=args.num_products))
-    server, base = _start(shop)
     rows: list[tuple[str, str]] = []
-    try:
+    with serve_shop(shop) as server:
+        base = server.base_url
         for conc in (1, 8, 32):
             rows.append((f"HTTP JSON API steps/s (concurrency {conc})", f"{bench_http(base, conc, args.episodes):.0f}"))
         if Path(args.chromium).exists():
@@ -143,8 +126,6 @@ def main() -> None:
         json_ms, bare_ms = bench_parse(shop)
         rows.append(("sim item page parse (JSON block)", f"{json_ms:.2f} ms"))
         rows.append(("sim item page parse (markup only)", f"{bare_ms:.2f} ms"))
-    finally:
-        server.should_exit = True
     width = max(len(k) for k, _ in rows)
     print(f"{'measure':<{width}}  value")
     print("-" * (width + 14))

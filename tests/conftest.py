@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from shopsim.simsite.server import ServerThread
 from shopsim.simsite.shop import Shop, ShopConfig
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,41 +48,6 @@ def small_shop() -> Shop:
 
 
 # ---- web app, server thread and browser (tests/test_web.py, test_browser_e2e.py, test_equivalence.py) ----
-
-
-class ServerThread:
-    """A real uvicorn server on 127.0.0.1 (free port) in a background thread."""
-
-    def __init__(self, app, port: int | None = None):
-        import socket
-        import threading
-
-        import uvicorn
-
-        if port is None:
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
-        self.port = port
-        self.base_url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> ServerThread:
-        import time
-
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

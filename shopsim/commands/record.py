@@ -23,10 +23,10 @@ def cmd_record(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         start = args.start_url
         if args.serve:
-            from shopsim.agents.runner import start_server
+            from shopsim.simsite.server import serve_shop
             from shopsim.simsite.shop import Shop, ShopConfig
 
-            server = stack.enter_context(start_server(Shop.from_config(ShopConfig(seed=args.seed))))
+            server = stack.enter_context(serve_shop(Shop.from_config(ShopConfig(seed=args.seed))))
             start = urljoin(server.base_url + "/", (start or f"fixed_{args.goal_index or 0}").lstrip("/"))
         if not start:
             raise ConfigError("--start-url is required (or --serve to record the local sim)")
