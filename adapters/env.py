@@ -2,7 +2,7 @@
 
 ``ShopEnv`` is the modern face (5-tuple ``step``, ``reset(seed=, options=)``); the shim keeps
 existing WebShop agent code working unchanged (4-tuple ``step``, ``reset(session=)``,
-``get_available_actions()``). Both render observations from PageState with the one renderer.
+``get_available_actions()``). Both render observations from PageState with :func:`observation`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,30 @@ from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
 
+from shopsim.adapters.v8_episode import V8Episode
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import PageState
+from shopsim.render import ObservationMode
+from shopsim.render import observation as text_observation
+from shopsim.simsite.html import render_html
+from shopsim.simsite.profiles import open_shop
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.translators.render import ObservationMode, observation
 
-__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv"]
+__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "observation"]
 
 _MAX_TEXT = 1_000_000
+
+
+def observation(state: PageState, mode: ObservationMode = "text") -> str:
+    """The observation string for a mode: ``html`` is the sim's own page, the rest are rendered text.
+
+    Example:
+        >>> observation(state, "text_rich")                                # doctest: +SKIP
+    """
+    if mode == "html":
+        return render_html(state)
+    return text_observation(state, mode)
 
 
 class PageSource(Protocol):
@@ -60,11 +75,13 @@ class ShopEnv(gym.Env[str, str]):
         max_steps: int | None = None,
         source: PageSource | None = None,
         render_mode: str | None = None,
+        task_mode: str | None = None,
+        interaction_mode: str = "single_turn",
     ):
         if observation_mode not in ("text", "text_rich", "url", "html"):
             raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html")
         # A page source that owns its goals (a replayed bundle) needs no shop.
-        self.shop: Shop | None = shop if shop is not None or source is not None else Shop.from_config(config or ShopConfig())
+        self.shop: Any = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
         self.observation_mode: ObservationMode = observation_mode
         self.strict, self.max_steps, self.source = strict, max_steps, source
         self.render_mode = render_mode
@@ -74,11 +91,19 @@ class ShopEnv(gym.Env[str, str]):
         self.state: PageState | None = None
         self.goal_index: int | None = None
         self._episode = 0
+        profile = getattr(self.shop, "profile", None)
+        self.profile_name: str = profile.name if profile is not None else "webshop"
+        self.task_mode, self.interaction_mode = task_mode, interaction_mode
+        self.v8: V8Episode | None = None
+        if self.profile_name == "shopsim-v8" and (source is not None or observation_mode != "text"):
+            raise ConfigError("a shopsim-v8 ShopEnv runs in-process with observation_mode='text'")
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
         """Start an episode: ``options={"goal": n}`` picks goal n, else a seeded weighted draw."""
         super().reset(seed=seed)
-        options = options or {}
+        options = dict(options or {})
+        if options.get("task_id") is not None and hasattr(self.shop, "index_of"):  # v8 tasks by task_id
+            options["goal"] = self.shop.index_of(int(options["task_id"]))
         if "goal" in options and options["goal"] is not None:
             index = int(options["goal"])
             if self.shop is not None:
@@ -90,6 +115,11 @@ class ShopEnv(gym.Env[str, str]):
         self.goal_index = index
         self._episode += 1
         session_id = str(options.get("session_id", index))
+        if self.profile_name == "shopsim-v8":
+            self.v8 = V8Episode(self.shop, index, task_mode=options.get("task_mode", self.task_mode),
+                                max_actions=self.max_steps, interaction_mode=options.get("interaction_mode", self.interaction_mode))
+            self.state = self.v8.page_state
+            return self.v8.observation(), {**self.v8.info(self.state), "goal_index": index}
         if self.source is not None:
             self.state = self.source.reset(index, seed if seed is not None else 0)
         else:
@@ -102,6 +132,9 @@ class ShopEnv(gym.Env[str, str]):
         if self.state is None:
             raise SessionError("Cannot call step() before reset()")
         breakdown = None
+        if self.v8 is not None:
+            reward, done = self.v8.step(action)
+            return self._v8_out(reward, done)
         if self.source is not None:
             self.state, reward, done, truncated = self.source.step(action)
         else:
@@ -112,6 +145,20 @@ class ShopEnv(gym.Env[str, str]):
         terminated = done and not truncated
         info = self._info(breakdown.model_dump() if breakdown is not None else self.state.reward_info)
         return self._obs(), float(reward), terminated, truncated, info
+
+    def terminate(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """End a shopsim-v8 episode for a runtime reason (``generation_length``): the zero vector."""
+        if self.v8 is None:
+            raise SessionError("terminate() is for shopsim-v8 episodes after reset()")
+        reward, done = self.v8.terminate(reason)
+        return self._v8_out(reward, done)
+
+    def _v8_out(self, reward: float, done: bool) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        assert self.v8 is not None
+        self.state = self.v8.page_state
+        truncated = self.v8.session.termination not in (None, "purchase")
+        info = {**self.v8.info(self.state), "goal_index": self.goal_index}
+        return self.v8.observation(), float(reward), done and not truncated, truncated, info
 
     def _obs(self) -> str:
         assert self.state is not None
@@ -129,7 +176,9 @@ class ShopEnv(gym.Env[str, str]):
         }
 
     def render(self) -> str | None:
-        """``ansi``: the rich text of the current page."""
+        """``ansi``: the rich text of the current page (the v8 text for a shopsim-v8 episode)."""
+        if self.v8 is not None:
+            return self.v8.observation()
         return observation(self.state, "text_rich") if self.state is not None else None
 
     def close(self) -> None:

@@ -19,7 +19,7 @@ from shopsim.adapters.bundle import HAR_NAME, BundleWriter
 from shopsim.adapters.replay import navigation_url, translator_for_site
 from shopsim.errors import ConfigError, SourceError
 from shopsim.page import Feedback, PageState
-from shopsim.translators.render import render_simple
+from shopsim.render import render_simple
 
 __all__ = ["SEARCH_BOXES", "RecordResult", "read_actions", "record_session"]
 

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shopsim.actions import parse_action
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.errors import SourceError
 from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
-from shopsim.translators.base import parse_action
 
 __all__ = ["BrowserReplaySource", "ReplaySource", "Scorer", "translator_for_site"]
 
@@ -43,7 +43,7 @@ def translator_for_site(site: str) -> Any:
 def navigation_url(state: PageState, nav: Navigation) -> str | None:
     """The GET URL a navigation loads; the sim's search form posts and redirects to its results URL."""
     if nav.kind == "form" and nav.form.get("search_query") is not None and state.site == "simsite":
-        from shopsim.simsite.html import PageUrls, split_state_url
+        from shopsim.links import PageUrls, split_state_url
 
         links = PageUrls(state)
         links.keywords, links.page = nav.form["search_query"].split(" "), 1

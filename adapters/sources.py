@@ -22,8 +22,8 @@ from typing import Any, Literal
 import httpx
 
 from shopsim.errors import ConfigError, SourceError
+from shopsim.links import PageUrls
 from shopsim.page import Feedback, Navigation, PageState
-from shopsim.simsite.html import PageUrls
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
 from shopsim.translators.simsite import SimsiteTranslator

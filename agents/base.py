@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Agent"]
+__all__ = ["Agent", "PolicyFailure"]
 
 
 @runtime_checkable
@@ -20,3 +20,16 @@ class Agent(Protocol):
     def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
         """Return the next action string."""
         ...
+
+
+class PolicyFailure(Exception):
+    """Raised by ``act`` when the policy cannot produce an action and the episode must end.
+
+    ``code`` is the termination the runtime reports to the environment; today only
+    ``generation_length`` (a model turn hit its token cap without one valid tool call), which the
+    shopsim-v8 profile scores as the zero vector.
+    """
+
+    def __init__(self, code: str, message: str = ""):
+        super().__init__(message or code)
+        self.code = code

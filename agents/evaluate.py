@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
-from shopsim.agents.base import Agent
+from shopsim.agents.base import Agent, PolicyFailure
 
 __all__ = ["EpisodeResult", "Summary", "run_episode", "summarize"]
 
@@ -22,6 +22,8 @@ class EpisodeResult(BaseModel):
     truncated: bool
     reward_info: dict[str, Any] | None = None
     actions: list[str] = []
+    termination: str | None = None
+    environment_version: str | None = None
 
 
 class Summary(BaseModel):
@@ -45,13 +47,19 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
     obs, info = env.reset(seed=seed, options={"goal": goal_index})
     reward, done, truncated, steps, actions = 0.0, False, False, 0, []
     while not done and steps < max_steps:
-        action = agent.act(obs, info["valid_actions"], info)
+        try:
+            action = agent.act(obs, info["valid_actions"], info)
+        except PolicyFailure as failure:  # e.g. generation_length: the runtime ends the episode
+            obs, reward, terminated, truncated, info = env.terminate(failure.code)
+            done = True
+            break
         actions.append(action)
         obs, reward, terminated, truncated, info = env.step(action)
         steps += 1
         done = terminated or truncated
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
-                         reward_info=info.get("reward_info"), actions=actions)
+                         reward_info=info.get("reward_info"), actions=actions, termination=info.get("termination"),
+                         environment_version=info.get("environment_version"))
 
 
 def summarize(results: list[EpisodeResult]) -> Summary:

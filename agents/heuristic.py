@@ -13,6 +13,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from shopsim.agents.heuristic_v8 import V8Heuristic
 from shopsim.page import PageState, ProductView, ResultCard
 from shopsim.simsite.search import stem
 
@@ -171,6 +172,7 @@ class HeuristicAgent:
         self.target: str | None = None
         self.went_next = False
         self.cards: dict[str, tuple[ResultCard, int, float]] = {}
+        self._v8 = V8Heuristic(max_steps=self.max_steps)
 
     def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
         """Choose the next action from the page state; counts its own steps to stay in budget."""
@@ -180,6 +182,8 @@ class HeuristicAgent:
 
     # ---- decisions ---------------------------------------------------------------------------------
     def _decide(self, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
+        if info.get("observation_state") is not None:  # a shopsim-v8 page: its own reader
+            return self._v8.act(info)
         state: PageState | None = info.get("page_state")
         clickables = list(valid_actions.get("clickables", []))
         instruction = info.get("instruction") or (state.instruction if state is not None else None) or ""

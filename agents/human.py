@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from shopsim.translators.render import render_rich
+from shopsim.render import render_rich
 
 __all__ = ["HumanAgent"]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from shopsim.agents.base import PolicyFailure
 from shopsim.errors import ConfigError, SourceError
 
 __all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats", "ProtocolError"]
@@ -55,6 +56,7 @@ class LLMStats:
     completion_tokens: int = 0
     total_tokens: int = 0
     protocol_errors: int = 0
+    generation_length: int = 0
     repairs: int = 0
     fallbacks: int = 0
     errors: list[str] = field(default_factory=list)
@@ -103,6 +105,7 @@ class LLMAgent:
             headers["Authorization"] = f"Bearer {self.api_key}"
         self._client = httpx.Client(timeout=timeout, headers=headers, transport=transport)
         self.stats = LLMStats()
+        self.persona: Any = None
         self.turns: list[list[dict[str, Any]]] = []
         self._episode_seed = seed
         self._call_counter = 0
@@ -114,7 +117,16 @@ class LLMAgent:
         self._episode_seed = self.seed if seed is None else seed
 
     def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
-        """One user turn with the page; up to ``repair_budget`` repair turns; else a safe action."""
+        """One user turn with the page; up to ``repair_budget`` repair turns; else a safe action.
+
+        On a shopsim-v8 page (``observation_state`` in ``info``) the contract's runtime rules apply:
+        the public persona joins the system context, a click outside the enum goes to the
+        environment (which answers ``unavailable_action``), and a reply cut off by the token cap
+        (``finish_reason: length``) without one valid tool call raises ``PolicyFailure``
+        (``generation_length``) instead of being repaired.
+        """
+        v8 = info.get("observation_state") is not None
+        self.persona = info.get("user_persona") if v8 else None
         has_search = bool(valid_actions.get("has_search_bar"))
         clicks = [c for c in valid_actions.get("clickables", []) if c != "search"]
         tools = self.tools(has_search, clicks)
@@ -123,10 +135,15 @@ class LLMAgent:
         self.turns = self.turns[-self.history_turns:]
         for attempt in range(self.repair_budget + 1):
             message = self._complete(tools)
+            finish = message.pop("_finish_reason", None)
             turn.append(_assistant_entry(message))
             try:
-                action, call_id = self._parse(message, has_search, clicks)
+                action, call_id = self._parse(message, has_search, clicks, enum_checked=not v8)
             except ProtocolError as exc:
+                if v8 and finish == "length":
+                    self.stats.generation_length += 1
+                    raise PolicyFailure("generation_length", f"the model hit max_tokens={self.max_tokens} "
+                                        f"without one valid tool call ({exc})") from exc
                 self.stats.protocol_errors += 1
                 self.stats.errors.append(str(exc))
                 turn.extend(self._repair_messages(message, str(exc), exc.reply_to_calls))
@@ -167,7 +184,11 @@ class LLMAgent:
 
     def messages(self) -> list[dict[str, Any]]:
         """The system prompt plus the last ``history_turns`` turns (whole turns, so tool replies pair up)."""
-        out: list[dict[str, Any]] = [{"role": "system", "content": self.system_prompt}]
+        system = self.system_prompt
+        if self.persona is not None:
+            system += ("\n\nThe customer's profile (evidence about preferences, not hard constraints; the request "
+                       "comes first):\n" + json.dumps(self.persona, ensure_ascii=False, indent=1))
+        out: list[dict[str, Any]] = [{"role": "system", "content": system}]
         for turn in self.turns[-self.history_turns:]:
             out.extend(turn)
         return out
@@ -201,7 +222,8 @@ class LLMAgent:
             raise SourceError(f"cannot reach LLM server {url}: {exc}") from exc
         try:
             data = response.json()
-            message = data["choices"][0]["message"]
+            choice = data["choices"][0]
+            message = choice["message"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise SourceError(f"LLM server {url} sent no chat completion: {response.text[:300]}") from exc
         self.stats.requests += 1
@@ -210,10 +232,13 @@ class LLMAgent:
             value = usage.get(key)
             if isinstance(value, int):
                 setattr(self.stats, key, getattr(self.stats, key) + value)
-        return message if isinstance(message, dict) else {"role": "assistant", "content": str(message)}
+        message = dict(message) if isinstance(message, dict) else {"role": "assistant", "content": str(message)}
+        message["_finish_reason"] = choice.get("finish_reason") if isinstance(choice, dict) else None
+        return message
 
     # ---- reply handling -------------------------------------------------------------------------------
-    def _parse(self, message: dict[str, Any], has_search: bool, clicks: list[str]) -> tuple[str, str]:
+    def _parse(self, message: dict[str, Any], has_search: bool, clicks: list[str],
+               enum_checked: bool = True) -> tuple[str, str]:
         calls = message.get("tool_calls") or []
         if not calls:
             raise ProtocolError("you replied without a tool call; call exactly one tool", reply_to_calls=False)
@@ -236,6 +261,8 @@ class LLMAgent:
             return f"search[{query}]", str(call.get("id") or "")
         if name == "click" and clicks:
             value = args.get("value")
+            if isinstance(value, str) and value and not enum_checked:
+                return f"click[{value}]", str(call.get("id") or "")
             if not isinstance(value, str) or value not in clicks:
                 raise ProtocolError(f"click value {value!r} is not one of the allowed values: {', '.join(clicks)}",
                                     reply_to_calls=True)

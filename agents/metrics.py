@@ -71,6 +71,7 @@ class EpisodeRow(BaseModel):
     purchased_asin: str | None = None
     target_asin_match: bool = False
     failures: list[str] = Field(default_factory=list)
+    termination: str | None = None
 
     @property
     def primary_failure(self) -> str:
@@ -101,11 +102,13 @@ class RunMetrics(BaseModel):
     failures: dict[str, int]
     #: Episodes by their first failed component (sums to ``episodes``; includes ``success``).
     primary_failures: dict[str, int]
+    #: Episodes by how they ended (profiles that record it, e.g. shopsim-v8: purchase, action_limit, ...).
+    terminations: dict[str, int] = Field(default_factory=dict)
     per_goal: list[EpisodeRow] = Field(default_factory=list, exclude=True)
 
     def headline(self) -> dict[str, Any]:
         """The JSON-able summary (``per_goal`` left out: it lives in ``episodes.jsonl``)."""
-        return self.model_dump()
+        return self.model_dump(exclude=None if self.terminations else {"terminations"})
 
 
 def _num(value: Any, default: float) -> float:
@@ -125,7 +128,8 @@ def failure_labels(info: Mapping[str, Any] | None) -> list[str]:
         out.append("missed attributes")
     if info.get("r_option") is not None and float(info["r_option"]) < 1.0:
         out.append("missed options")
-    if info.get("r_price") is False:
+    r_price = info.get("r_price")
+    if r_price is False or (isinstance(r_price, int | float) and not isinstance(r_price, bool) and r_price < 1):
         out.append("over price")
     return out
 
@@ -159,6 +163,7 @@ def episode_row(rec: Mapping[str, Any]) -> EpisodeRow:
         purchased_asin=info.get("purchased_asin") if bought else None,
         target_asin_match=bool(bought and info.get("target_asin_match")),
         failures=failure_labels(info),
+        termination=rec.get("termination"),
     )
 
 
@@ -237,5 +242,6 @@ def compute_metrics(
         bootstrap_seed=seed,
         failures={f: failures.get(f, 0) for f in FAILURES},
         primary_failures={f: primary.get(f, 0) for f in ("success", *FAILURES)},
+        terminations=dict(sorted(Counter(r.termination for r in rows if r.termination).items())),
         per_goal=rows,
     )

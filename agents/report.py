@@ -46,6 +46,12 @@ _FAIL_HELP = {
     "over price": "the price was above the goal's limit",
 }
 
+_TERM_HELP = {
+    "purchase": "clicked buy now; scored with the profile's reward",
+    "action_limit": "used every allowed action without buying (zero vector)",
+    "generation_length": "a model turn hit its token cap without one valid tool call (zero vector)",
+}
+
 
 def _fmt(value: float | None, kind: str) -> str:
     if value is None:
@@ -226,6 +232,10 @@ tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-
 <table><thead><tr><th>component</th><th>first failure</th><th>failed at all</th><th>meaning</th></tr></thead><tbody>
 {% for f in failures %}<tr><td>{{ f.name }}</td><td class="n">{{ f.primary }}</td><td class="n">{{ f.any }}</td>
 <td>{{ f.help }}</td></tr>{% endfor %}</tbody></table></div>
+{% if m.terminations %}<h3>How episodes ended</h3>
+<table><thead><tr><th>termination</th><th>episodes</th><th>meaning</th></tr></thead><tbody>
+{% for name, n in m.terminations.items() %}<tr><td>{{ name }}</td><td class="n">{{ n }}</td>
+<td>{{ term_help.get(name, '') }}</td></tr>{% endfor %}</tbody></table>{% endif %}
 
 <h2>Episodes</h2>
 <table><thead><tr><th>goal</th><th>reward</th><th>type</th><th>attr</th><th>option</th><th>price</th>
@@ -264,7 +274,7 @@ def render_report(run_dir: str | Path, *, link_base: str | None = None) -> str:
               "failures": _failure_chart(m)}
     base = link_base if link_base is not None else f"/runs/{quote(run.resolve().name, safe='')}"
     return _PAGE.render(name=run.resolve().name, config=config, summary=summary, m=m, rows=rows,
-                        failures=failures, charts=charts, link_base=base)
+                        failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP)
 
 
 def write_report(run_dir: str | Path, *, link_base: str | None = None) -> Path:

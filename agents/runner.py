@@ -21,6 +21,7 @@ from typing import Any, Literal, Protocol, TextIO
 from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
+from shopsim.agents.base import PolicyFailure
 from shopsim.agents.evaluate import EpisodeResult, Summary
 from shopsim.agents.metrics import compute_metrics
 from shopsim.errors import ConfigError
@@ -53,6 +54,8 @@ class EvalConfig(BaseModel):
     agent_options: dict[str, str] = {}
     bundle: str | None = None
     goal_file: str | None = None
+    profile: str = "webshop"
+    task_mode: Literal["standard", "persona"] | None = None
 
 
 def start_server(shop: Shop) -> ServerThread:
@@ -60,9 +63,11 @@ def start_server(shop: Shop) -> ServerThread:
     return serve_shop(shop)
 
 
-def _shop(cfg: EvalConfig) -> Shop:
-    return Shop.from_config(ShopConfig(data_dir=cfg.data, num_products=cfg.num_products,
-                                       human_goals=cfg.human_goals, seed=cfg.seed))
+def _shop(cfg: EvalConfig) -> Any:
+    from shopsim.simsite.profiles import open_shop
+
+    return open_shop(ShopConfig(data_dir=cfg.data, num_products=cfg.num_products, human_goals=cfg.human_goals,
+                                seed=cfg.seed, profile=cfg.profile))
 
 
 def _source(cfg: EvalConfig, stack: ExitStack) -> Any:
@@ -124,7 +129,9 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
     done: list[dict[str, Any]] = []
     with ExitStack() as stack:
         source = None if replay else _source(cfg, stack)
-        env = ShopEnv(shop, strict=cfg.strict, source=source)
+        v8 = cfg.profile == "shopsim-v8"
+        env = ShopEnv(shop, strict=cfg.strict, source=source, max_steps=cfg.max_steps if v8 else None,
+                      task_mode=cfg.task_mode if v8 else None)
         agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
         traces = stack.enter_context(open(out / f"traces.part{part}.jsonl", "a", encoding="utf-8"))
         for g in goals:
@@ -136,8 +143,13 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
             reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
             visited: list[str] = []
             while not finished and steps < cfg.max_steps:
-                action = agent.act(obs, info["valid_actions"], info)
                 state = info["page_state"]
+                try:
+                    action = agent.act(obs, info["valid_actions"], info)
+                except PolicyFailure as failure:  # the runtime ends the episode (generation_length)
+                    obs, reward, terminated, truncated, info = env.terminate(failure.code)
+                    finished = True
+                    break
                 obs_next, reward, terminated, truncated, info_next = env.step(action)
                 new_state = info_next["page_state"]
                 if new_state.product is not None and new_state.product.id not in visited:
@@ -146,6 +158,8 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
                     "goal_index": g, "step": steps, "observation": obs, "valid_actions": info["valid_actions"],
                     "action": action, "reward": reward, "page_type": state.page_type, "url": state.url,
                     "next_page_type": new_state.page_type, "feedback": new_state.feedback.code,
+                    **({"termination": info_next.get("termination"),
+                        "environment_version": info_next.get("environment_version")} if v8 else {}),
                 }) + "\n")
                 actions.append(action)
                 obs, info = obs_next, info_next
@@ -155,7 +169,11 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
                     source.screenshot(out / "screenshots" / f"{g}-{steps}.png")
             result = EpisodeResult(goal_index=g, reward=reward, steps=steps, done=finished, truncated=truncated,
                                    reward_info=info.get("reward_info"), actions=actions)
-            rec = {**result.model_dump(), "unique_items": len(visited),
+            result.termination = info.get("termination")
+            result.environment_version = info.get("environment_version")
+            # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
+            rec = {**result.model_dump(exclude=None if v8 else {"termination", "environment_version"}),
+                   "unique_items": len(visited),
                    "searches": sum(a.lower().startswith("search[") for a in actions)}
             traces.flush()
             done.append(rec)
@@ -296,6 +314,10 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
         "ci": head["ci"], "failures": head["failures"], "primary_failures": head["primary_failures"],
         "seconds": elapsed, "episodes_run_now": len(todo), "adapter": cfg.adapter, "agent": cfg.agent,
     }
+    if cfg.profile != "webshop":
+        versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
+        extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
+                     terminations=metrics.terminations)
     _write_atomic(out / "summary.json", json.dumps({**head, **extra}, indent=2))
     extra["report"] = str(write_report(out))
     return summary, extra

@@ -17,10 +17,10 @@ from shopsim.adapters.bundle import Bundle
 from shopsim.adapters.replay import ReplaySource, Scorer
 from shopsim.agents.base import Agent
 from shopsim.page import PageState
+from shopsim.render import format_price, render_simple
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor
 from shopsim.simsite.reward import score_purchase
-from shopsim.translators.render import format_price, render_simple
 
 __all__ = ["ScriptedAgent", "TransferResult", "make_scorer", "product_from_state", "run_transfer"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from shopsim.adapters.bundle import Bundle, BundleWriter
 from shopsim.adapters.replay import BrowserReplaySource, ReplaySource
 from shopsim.errors import ConfigError, SourceError
-from shopsim.translators.render import render_simple
+from shopsim.render import render_simple
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "fixtures" / "real" / "amazon"

@@ -2,7 +2,10 @@
 
 The code lives in four subpackages installed under this name:
 ``shopsim.simsite`` (the shop), ``shopsim.translators`` (page -> PageState -> text),
-``shopsim.adapters`` (page sources and environments) and ``shopsim.agents``.
+``shopsim.adapters`` (page sources and environments) and ``shopsim.agents``. This package's own
+modules are the contract they share, and import none of them: among them ``page`` (PageState),
+``actions`` (the action grammar), ``links`` (the sim's URLs), ``render`` (the text renderer) and
+``errors``.
 """
 
 from __future__ import annotations

@@ -45,6 +45,12 @@ FeedbackCode = Literal[
     "action_limit",
     "not_recorded",
     "navigation_failed",
+    # the shopsim-v8 profile's codes (ShopSimulator's names)
+    "invalid_format",
+    "search_unavailable",
+    "unavailable_action",
+    "already_selected",
+    "incomplete_options",
 ]
 #: A price as shown: one number, a displayed ``(low, high)`` range, or ``None`` when none is shown.
 Price = float | tuple[float, float] | None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["NounExtractor", "default_extractor"]
+__all__ = ["NounExtractor", "default_extractor", "fallback_nouns"]
 
 # Function words, measure words and frequent title adjectives spaCy does not tag NOUN/PROPN.
 _NOT_NOUNS = frozenset(
@@ -19,7 +19,7 @@ _NOT_NOUNS = frozenset(
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 
 
-def _fallback_nouns(text: str) -> list[str]:
+def fallback_nouns(text: str) -> list[str]:
     out = []
     for tok in _TOKEN.findall(text):
         low = tok.lower()
@@ -62,7 +62,7 @@ class NounExtractor:
         if found is None:
             self._load()
             if self._nlp is None:
-                found = tuple(_fallback_nouns(text))
+                found = tuple(fallback_nouns(text))
             else:
                 found = _keep_nouns(self._nlp(text))
             if len(self._cache) < 500_000:
@@ -75,7 +75,7 @@ class NounExtractor:
         todo = sorted({t for t in texts if t not in self._cache})
         if self._nlp is None:
             for t in todo:
-                self._cache[t] = tuple(_fallback_nouns(t))
+                self._cache[t] = tuple(fallback_nouns(t))
             return
         for text, doc in zip(todo, self._nlp.pipe(todo, batch_size=256), strict=True):
             self._cache[text] = _keep_nouns(doc)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from shopsim.actions import parse_action
 from shopsim.page import (
     Clickable,
     Feedback,
@@ -28,7 +29,6 @@ from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.shop import Shop
-from shopsim.translators.base import parse_action
 
 __all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
 

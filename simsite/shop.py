@@ -28,7 +28,11 @@ __all__ = ["Shop", "ShopConfig"]
 
 @dataclass(frozen=True)
 class ShopConfig:
-    """How to build a shop. ``data_dir=None`` means the bundled catalog."""
+    """How to build a shop. ``data_dir=None`` means the profile's bundled catalog.
+
+    ``profile`` names the environment contract (``webshop`` or ``shopsim-v8``); build any profile's
+    shop with :func:`shopsim.simsite.profiles.open_shop`. ``task_ids`` restricts a v8 shop's tasks.
+    """
 
     data_dir: str | Path | None = None
     num_products: int | None = None
@@ -38,6 +42,8 @@ class ShopConfig:
     prices_file: str | Path | None = None
     show_attrs: bool = False
     extra: dict[str, str] = field(default_factory=dict)
+    profile: str = "webshop"
+    task_ids: tuple[int, ...] | None = None
 
 
 class Shop:
@@ -63,10 +69,16 @@ class Shop:
         self.nouns = nouns or default_extractor()
         self.show_attrs = show_attrs
         self._cum_weights = list(itertools.accumulate(g.weight for g in goals))
+        from shopsim.simsite.profiles import get_profile
+
+        self.profile = get_profile("webshop")
 
     @classmethod
     def from_config(cls, config: ShopConfig, search: SearchEngine | None = None) -> Shop:
         """Load files, draw prices and goals with ``config.seed`` (WebShop's order of draws)."""
+        if config.profile != "webshop":
+            raise ConfigError(f"Shop is the webshop profile's shop; open a {config.profile!r} shop with "
+                              "shopsim.simsite.profiles.open_shop(config)")
         data_dir = Path(config.data_dir) if config.data_dir is not None else default_catalog_dir()
         files = find_catalog_files(data_dir)
         products = load_products(files, num_products=config.num_products, human_goals=config.human_goals)
@@ -97,6 +109,12 @@ class Shop:
         if not 0 <= index < len(self.goals):
             raise ConfigError(f"goal {index} does not exist: this shop has {len(self.goals)} goals (0..{len(self.goals) - 1})")
         return self.goals[index]
+
+    def goal_indices(self, spec: str) -> list[int]:
+        """Goal indices for ``--goals`` (``'0:500'``, ``'7'``, ``'1,5,9'``, ``test``/``eval``/``train``)."""
+        from shopsim.simsite.goals import parse_goal_spec
+
+        return parse_goal_spec(spec, len(self.goals))
 
     def draw_goal_index(self, rng: random.Random) -> int:
         """A goal index drawn by weight (WebShop's ``random_idx``), from the caller's seeded rng."""

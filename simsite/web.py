@@ -14,6 +14,7 @@ import re
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -23,16 +24,17 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from shopsim.errors import ActionError, ConfigError
+from shopsim.links import index_path, results_path
+from shopsim.render import render_rich, render_simple
 from shopsim.simsite import urls
-from shopsim.simsite.html import index_path, render_error, render_html, results_path
+from shopsim.simsite.html import render_error, render_html
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.session import SUB_PAGES, ShopSession
 from shopsim.simsite.shop import Shop
-from shopsim.translators.render import render_rich, render_simple
 
 __all__ = [
     "CreateSession",
@@ -267,11 +269,12 @@ def create_app(
     session_ttl_s: float = 900,
     max_sessions: int = 1000,
     seed: int = 0,
-    runs_dir: str | Path | None = None,
+    extra_routes: Sequence[BaseRoute] = (),
 ) -> Starlette:
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
-    With ``runs_dir``, evaluation runs in that folder are browsable under ``/runs`` (viewer).
+    ``extra_routes`` are mounted before the catch-all session route (``shopsim serve`` adds the run
+    viewer, ``shopsim.agents.viewer.viewer_routes``, there).
     """
     st = _AppState(shop, session_ttl_s, max_sessions, seed)
 
@@ -437,10 +440,7 @@ def create_app(
         Route("/item_sub_page/{rest:path}", page_route("item_sub_page"), methods=both),
         Route("/done/{rest:path}", page_route("done"), methods=both),
     ]
-    if runs_dir is not None:  # before the catch-all session route, which would take /runs
-        from shopsim.simsite.viewer import viewer_routes
-
-        routes += viewer_routes(runs_dir)
+    routes += list(extra_routes)  # before the catch-all session route, which would take /runs
     routes.append(Route("/{session}", index, methods=both))
 
     async def not_found(request: Request, exc: Exception) -> Response:

@@ -13,7 +13,7 @@ from conftest import REAL_PAGES, ROOT
 from shopsim.adapters.bundle import Bundle, BundleWriter, normalize_url
 from shopsim.adapters.replay import BrowserReplaySource, ReplaySource
 from shopsim.errors import SourceError
-from shopsim.translators.render import render_rich, render_simple
+from shopsim.render import render_rich, render_simple
 
 FIXTURES = ROOT / "fixtures" / "bundles"
 AMAZON_RESULTS = REAL_PAGES / "amazon" / "search" / "webshop-mock_results_2022.html"

@@ -8,7 +8,7 @@ import pytest
 from _web_policies import RandomPolicy, RulePolicy
 
 from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
-from shopsim.translators.render import render_rich, render_simple
+from shopsim.render import render_rich, render_simple
 
 pytestmark = pytest.mark.browser
 

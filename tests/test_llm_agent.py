@@ -47,8 +47,9 @@ class FakeLLM:
                 else:
                     reply = fake.script.pop(0) if fake.script else fake.default
                     assert reply is not None, "script exhausted"
-                    message = reply(body) if callable(reply) else reply
-                    payload = json.dumps({"choices": [{"index": 0, "message": message}],
+                    message = dict(reply(body) if callable(reply) else reply)
+                    finish = message.pop("finish_reason", "tool_calls" if message.get("tool_calls") else "stop")
+                    payload = json.dumps({"choices": [{"index": 0, "message": message, "finish_reason": finish}],
                                           "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}).encode()
                     code = 200 if self.path == "/v1/chat/completions" else 404
                 self.send_response(code)

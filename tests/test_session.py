@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from shopsim.render import render_rich, render_simple
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
-from shopsim.translators.render import render_rich, render_simple
 
 
 def _goal_with_options(shop: Shop) -> int:

@@ -9,9 +9,9 @@ import pytest
 from _web_policies import RandomPolicy, RulePolicy
 
 from shopsim.page import PageState
+from shopsim.render import render_rich, render_simple
 from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
-from shopsim.translators.render import render_rich, render_simple
 from shopsim.translators.simsite import SimsiteTranslator
 
 _BLOCK = re.compile(r'<script type="application/json" id="shopsim-state">.*?</script>', re.S)

@@ -12,6 +12,7 @@ import pytest
 from conftest import ServerThread
 
 from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.viewer import viewer_routes
 from shopsim.simsite.web import create_app
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
@@ -44,7 +45,7 @@ def runs(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(bundled_shop, runs):
-    with ServerThread(create_app(bundled_shop, runs_dir=runs)) as srv:
+    with ServerThread(create_app(bundled_shop, extra_routes=viewer_routes(runs))) as srv:
         yield srv
 
 

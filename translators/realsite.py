@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from shopsim.actions import parse_action
 from shopsim.page import (
     Clickable,
     Feedback,
@@ -23,7 +24,6 @@ from shopsim.page import (
     ProductView,
     ResultCard,
 )
-from shopsim.translators.base import parse_action
 
 __all__ = [
     "MAX_HTML_CHARS",

@@ -1,148 +1,18 @@
-"""One renderer for every site: PageState -> WebShop's simple and rich text, and valid actions.
+"""Moved to :mod:`shopsim.render`; this module re-exports it so existing imports keep working.
 
-The strings equal WebShop's byte for byte for the same page (tested against WebShop's recorded
-episodes), so agents trained on WebShop read shopsim, Amazon and eBay pages alike.
+``observation(state, "html")`` is no longer drawn here: the sim's HTML page comes from simsite,
+which translators do not import. Use :func:`shopsim.adapters.env.observation` for all four modes.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
-
-from shopsim.page import PageState, Price
+from shopsim.render import (
+    ObservationMode,
+    format_price,
+    observation,
+    render_rich,
+    render_simple,
+    valid_actions,
+)
 
 __all__ = ["ObservationMode", "format_price", "observation", "render_rich", "render_simple", "valid_actions"]
-
-ObservationMode = Literal["text", "text_rich", "url", "html"]
-SEP = " [SEP] "
-
-
-def _results_head(s: PageState) -> list[tuple[str, str]]:
-    parts: list[tuple[str, str]] = [("button", "Back to Search")]
-    parts.append(("text", f"Page {s.page_num or 1} (Total results: {s.total_results if s.total_results is not None else len(s.results)})"))
-    for c in s.clickables:
-        if c.kind in ("prev", "next"):
-            parts.append(("button", c.text))
-    return parts
-
-
-def format_price(price: Price) -> str:
-    """WebShop's price text for a number or range ('$12.5', '$10.0 to $20.0'); '' when none is shown."""
-    if price is None:
-        return ""
-    if isinstance(price, tuple):
-        return f"${price[0]} to ${price[1]}"
-    return f"${price}"
-
-
-def _segments(s: PageState) -> list[tuple[str, str]]:
-    """The page as (kind, text) segments in reading order; kinds drive the rich format."""
-    instr = s.instruction or ""
-    if s.page_type == "search":
-        return [("text", "WebShop"), ("text", "Instruction: "), ("text", instr), ("button", "Search")]
-    if s.page_type == "done":
-        return _done_segments(s)
-    if s.page_type in ("blocked", "unknown"):
-        return [("text", f"Page unavailable ({s.page_type})"), ("text", s.reason or "")] + [
-            ("button", c.text) for c in s.clickables
-        ]
-    head = [("text", "Instruction:"), ("text", instr)] if s.instruction is not None else []
-    if s.page_type == "results":
-        segs = head + _results_head(s)
-        visited = set(s.visited_ids)
-        for card in s.results:
-            segs.append(("clicked_product" if card.id in visited else "product", card.id))
-            segs.append(("text", card.title))
-            segs.append(("text", card.price_text or format_price(card.price)))
-        return segs
-    segs = head + [("button", "Back to Search"), ("button", "< Prev")]
-    p = s.product
-    if p is None:
-        return segs
-    if s.page_type == "item_detail":
-        if s.sub_page == "Description":
-            segs.append(("text", p.description))
-        elif s.sub_page == "Features":
-            segs += [("spaced", b) for b in p.bullet_points]
-        elif s.sub_page == "Reviews":
-            for r in p.reviews:
-                segs += [("text", r.title), ("text", "" if r.score is None else f"{r.score:g}"), ("text", r.body)]
-        elif s.sub_page == "Attributes":
-            segs += [("text", a) for a in p.attributes]
-        return segs
-    clicked = {(c.axis, c.text) for c in s.clickables if c.kind == "option" and c.clicked}
-    for axis, values in p.options.items():
-        segs.append(("text", axis))
-        segs += [("clicked_option" if (axis, v) in clicked else "option", v) for v in values]
-    segs += [("text", p.title), ("text", f"Price: {p.price_text or format_price(p.price)}"),
-             ("text", f"Rating: {p.rating_text}")]
-    segs += [("button", c.text) for c in s.clickables if c.kind in ("sub_page", "buy")]
-    return segs
-
-
-def _done_segments(s: PageState) -> list[tuple[str, str]]:
-    purchase = s.purchase
-    options = _htmlsafe_json(purchase.options if purchase else {})
-    fixed = ["Thank you for shopping with us!", "Your code: ", "None", " (Paste it in your MTurk interface.)",
-             "Purchased", "asin", purchase.id if purchase else "None", "options", options,
-             "attrs", "None", "category", "None", "query", "None", "product category", "None",
-             "Target", "asin", "options", "attrs", "price upper", "instuction text", "category",
-             "product category", "query", "Goal ", "None", "Reward", "Your score (min 0.0, max 1.0)",
-             str(s.reward), "Reward Details ", "None"]
-    return [("text", t) for t in fixed]
-
-
-def _htmlsafe_json(value: object) -> str:
-    """Flask's ``tojson``: sorted keys, and ``< > & '`` escaped (WebShop's done page uses it)."""
-    text = json.dumps(value, sort_keys=True)
-    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
-
-
-def render_simple(state: PageState) -> str:
-    """WebShop's simple mode: visible texts, stripped, joined by ' [SEP] '."""
-    return SEP.join(t.strip() for _, t in _segments(state) if t.strip())
-
-
-def render_rich(state: PageState) -> str:
-    """WebShop's rich mode: one line per text, buttons and clicked buttons marked."""
-    out = ""
-    for kind, t in _segments(state):
-        if not t.strip():
-            continue
-        if kind == "button":
-            line = f"[button] {t} [button_]"
-        elif kind == "option":
-            line = f"  [button] {t} [button_]"
-        elif kind == "clicked_option":
-            line = f"  [clicked button] {t} [clicked button_]"
-            out = f"You have clicked {t}.\n" + out
-        elif kind == "product":
-            line = f"\n[button] {t} [button_]"
-        elif kind == "clicked_product":
-            line = f"\n[clicked button] {t} [clicked button_]"
-        elif kind == "spaced":
-            line = f" {t}"
-        else:
-            line = t
-        out += line + "\n"
-    return out
-
-
-def valid_actions(state: PageState) -> dict[str, Any]:
-    """WebShop's ``get_available_actions()``: ``{has_search_bar, clickables}``."""
-    return state.valid_actions()
-
-
-def observation(state: PageState, mode: ObservationMode = "text") -> str:
-    """The observation string for a mode (``html`` is the sim's own page, rendered by simsite)."""
-    if mode == "text":
-        return render_simple(state)
-    if mode == "text_rich":
-        return render_rich(state)
-    if mode == "url":
-        return state.url or ""
-    if mode == "html":
-        from shopsim.simsite.html import render_html
-
-        return render_html(state)
-    raise ValueError(f"observation mode {mode!r} not supported: use text, text_rich, url or html")

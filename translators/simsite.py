@@ -14,6 +14,8 @@ from pydantic import ValidationError
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from shopsim.actions import parse_action
+from shopsim.links import PageUrls, split_state_url
 from shopsim.page import (
     Clickable,
     Feedback,
@@ -23,9 +25,8 @@ from shopsim.page import (
     Purchase,
     ResultCard,
     Review,
+    css_string,
 )
-from shopsim.simsite.html import PageUrls, css_string, split_state_url
-from shopsim.translators.base import parse_action
 
 __all__ = ["SimsiteTranslator"]
 

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from shopsim.errors import ConfigError
-from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.shop import ShopConfig
 
 __all__ = ["agent_options", "load_shop", "print_table", "shop_args"]
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
-    """The options that choose a catalog and its goals."""
-    p.add_argument("--data", default=None, help="folder with WebShop-format files (default: the bundled catalog)")
+    """The options that choose a profile, a catalog and its goals."""
+    from shopsim.simsite.profiles import PROFILES
+
+    p.add_argument("--profile", default="webshop", choices=sorted(PROFILES),
+                   help="environment contract: webshop (default) or shopsim-v8 (ShopSimulator)")
+    p.add_argument("--data", default=None,
+                   help="webshop: folder with WebShop-format files; shopsim-v8: a products .json/.json.gz or a "
+                        "prepared folder (default: the profile's bundled catalog)")
     p.add_argument("--num-products", type=int, default=None, help="use only the first N products")
     p.add_argument("--human-goals", action="store_true", help="use human-written goals instead of synthetic ones")
     p.add_argument("--seed", type=int, default=0, help="seed for prices, price limits and goal draws")
@@ -29,10 +36,15 @@ def agent_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def load_shop(args: argparse.Namespace) -> Shop:
-    """The shop the options describe."""
-    return Shop.from_config(ShopConfig(data_dir=args.data, num_products=args.num_products,
-                                       human_goals=args.human_goals, seed=args.seed))
+def load_shop(args: argparse.Namespace) -> Any:
+    """The shop the options describe (a :class:`Shop`, or a ``V8Shop`` for ``--profile shopsim-v8``)."""
+    from shopsim.simsite.profiles import open_shop
+
+    profile = getattr(args, "profile", "webshop")
+    if profile != "webshop" and (args.num_products is not None or args.human_goals):
+        raise ConfigError(f"--num-products and --human-goals are webshop options; profile {profile} has its own tasks")
+    return open_shop(ShopConfig(data_dir=args.data, num_products=args.num_products, human_goals=args.human_goals,
+                                seed=args.seed, profile=profile))
 
 
 def print_table(rows: list[tuple[str, str]]) -> None:

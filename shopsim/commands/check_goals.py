@@ -11,12 +11,18 @@ __all__ = ["register"]
 
 def cmd_check_goals(args: argparse.Namespace) -> int:
     """Report per-goal ceilings and the overall ceiling score of a goal set."""
-    from shopsim.agents.reachability import check_goals
-    from shopsim.simsite.goals import parse_goal_spec
+    from shopsim.simsite.profiles import get_profile
 
     shop = load_shop(args)
-    goals = parse_goal_spec(args.goals, len(shop.goals))
-    rep = check_goals(shop, goals, pages=args.pages)
+    goals = shop.goal_indices(args.goals)
+    if get_profile(args.profile).name == "shopsim-v8":
+        from shopsim.agents.reachability_v8 import check_v8_goals
+
+        rep = check_v8_goals(shop, goals, pages=args.pages)
+    else:
+        from shopsim.agents.reachability import check_goals
+
+        rep = check_goals(shop, goals, pages=args.pages)
     if args.json:
         print(rep.model_dump_json(exclude=None if args.per_goal else {"per_goal"}))
         return 0
@@ -47,7 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``check-goals`` to the command line."""
     cg = sub.add_parser("check-goals", help="per-goal ceiling: the best reward reachable from the instruction's search")
     cg.add_argument("--goals", default="test", help="'A:B', 'N', 'A,B,C' or test/eval/train (default: test)")
-    cg.add_argument("--pages", type=int, default=5, help="result pages an oracle looks through (10 per page, max 5)")
+    cg.add_argument("--pages", type=int, default=5,
+                    help="result pages an oracle looks through (webshop: 10 a page, max 5; shopsim-v8: 20 a page)")
     cg.add_argument("--show", type=int, default=10, help="list this many unreachable goals")
     cg.add_argument("--per-goal", action="store_true", help="list (or, with --json, include) every goal")
     cg.add_argument("--json", action="store_true")

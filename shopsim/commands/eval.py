@@ -16,7 +16,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate an agent through a page source and write traces, episodes and a summary."""
     from shopsim.agents.runner import EvalConfig, run_eval
     from shopsim.simsite.goals import parse_goal_spec
+    from shopsim.simsite.profiles import get_profile
 
+    profile = get_profile(args.profile)
+    if profile.name != "webshop" and args.adapter != "inprocess":
+        raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
+                          "its HTTP API is served by `shopsim serve --profile` for your own clients")
     options = agent_options(args.agent_option)
     make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
     if args.adapter == "replay":
@@ -25,22 +30,25 @@ def cmd_eval(args: argparse.Namespace) -> int:
         if not args.goal_file or not args.bundle:
             raise ConfigError("--adapter replay needs --bundle DIR and --goal-file FILE")
         n_goals, n_products = len(load_goal_file(args.goal_file)), 0
+        goals = parse_goal_spec(args.goals, n_goals)
     else:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
-    goals = parse_goal_spec(args.goals, n_goals)
+        goals = shop.goal_indices(args.goals)
+    max_steps = args.max_steps or profile.default_max_actions or 15
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
-                     workers=args.workers, seed=args.seed, out=args.out, max_steps=args.max_steps,
+                     workers=args.workers, seed=args.seed, out=args.out, max_steps=max_steps,
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
-                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file)
+                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file,
+                     profile=profile.name, task_mode=args.task_mode)
     summary, extra = run_eval(cfg)
     if args.json:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
         return 0
     s = summary
     mode = "/" + args.browser_mode if args.adapter == "browser" else ""
-    print(f"shopsim eval: agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
+    print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
           f"({s.episodes} episodes, {extra['episodes_run_now']} run now)" + (f" on {n_products} products" if n_products else ""))
     rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
             ("r_strict / r_success", f"{s.r_strict:.3f} / {s.r_success:.3f}"),
@@ -66,7 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--goals", default="0:100", help="'A:B', 'N', 'A,B,C' or test/eval/train")
     ev.add_argument("--workers", type=int, default=1)
     ev.add_argument("--out", default="runs/latest", help="run folder (resumes when it has finished episodes)")
-    ev.add_argument("--max-steps", type=int, default=15)
+    ev.add_argument("--max-steps", type=int, default=None,
+                    help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
+    ev.add_argument("--task-mode", default=None, choices=("standard", "persona"),
+                    help="shopsim-v8: show every task in this mode (default: each task's own)")
     ev.add_argument("--strict", action="store_true")
     ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
     ev.add_argument("--json", action="store_true")

@@ -29,10 +29,20 @@ def translate_path(path: str, url: str | None, site: str | None) -> PageState:
 
 def cmd_translate(args: argparse.Namespace) -> int:
     """Print the page as JSON (the answer-key shape) or as the simple observation + valid actions."""
+    from shopsim.render import render_simple
     from shopsim.translators.real_json import to_annotation_json
-    from shopsim.translators.render import render_simple
 
     state = translate_path(args.file, args.url or None, args.site)
+    if args.profile == "shopsim-v8":  # the same page under the v8 contract: observation_state + its text
+        from shopsim.observation_state import observation_from_page_state
+        from shopsim.observation_text import render_observation_text
+
+        obs = observation_from_page_state(state)
+        if args.format == "json":
+            print(json.dumps(obs.model_dump(mode="json"), ensure_ascii=False))
+        else:
+            print(render_observation_text(obs))
+        return 0
     if args.format == "json":
         print(json.dumps(to_annotation_json(state), ensure_ascii=False))
     else:
@@ -48,4 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--url", default="", help="the page's URL ('' = unknown: detect from the content)")
     p.add_argument("--site", choices=("amazon", "ebay", "simsite"), default=None)
     p.add_argument("--format", choices=("json", "text"), default="json")
+    p.add_argument("--profile", choices=("webshop", "shopsim-v8"), default="webshop",
+                   help="observation contract: webshop (annotation JSON / simple text) or shopsim-v8 "
+                        "(observation_state / its text)")
     p.set_defaults(func=cmd_translate)

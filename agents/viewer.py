@@ -1,6 +1,7 @@
 """Trajectory viewer: evaluation runs, their reports and each episode step by step, over HTTP.
 
-Mounted by ``create_app(shop, runs_dir=...)`` (``shopsim serve --runs DIR``). A run is any folder
+Mounted by ``shopsim serve --runs DIR`` (``create_app(shop, extra_routes=viewer_routes(DIR))``, for
+either profile). A run is any folder
 under ``runs_dir`` (up to three levels deep) that holds ``summary.json``. Everything read from a run
 is escaped (Jinja autoescape); files are served only from inside ``runs_dir``: every URL segment is
 checked against a strict pattern and the resolved path must stay under the resolved root (so

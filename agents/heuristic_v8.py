@@ -1,0 +1,124 @@
+"""The heuristic agent on v8 pages (any language): reads ``observation_state``, never the text.
+
+Search the request without its budget phrase; score results by shared tokens (CJK bigrams and Latin
+words, the search's own tokenizer) with title, category and key attributes, preferring listed
+prices under the budget; open the best few; on a product choose each axis by the value the request
+names, else the cheapest value under the budget; buy once ``buy now`` appears and the SKU price
+fits, else try the next candidate; buy the best seen when the action budget runs short.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from shopsim.observation_state import ObservationState, ProductFacts, ResultEntry
+from shopsim.simsite.v8.prices import parse_budget
+from shopsim.simsite.v8.tokens import tokenize
+
+__all__ = ["V8Heuristic"]
+
+_BUDGET_PHRASE = re.compile(
+    r"[，,。;；]?\s*(?:能接受的)?(?:价格|预算|价位)[^，,。;；]*|(?:priced|under|around|about|below)\b[^,.;]*", re.I)
+_NOISE = re.compile(r"[，,。.;；:：!！?？()（）\[\]“”\"']")
+MAX_QUERY_CHARS = 60
+
+
+def _query(instruction: str) -> str:
+    text = _BUDGET_PHRASE.sub(" ", instruction)
+    text = " ".join(_NOISE.sub(" ", text).split())
+    return text[:MAX_QUERY_CHARS].strip() or instruction[:MAX_QUERY_CHARS]
+
+
+def _overlap(want: set[str], text: str) -> float:
+    if not want:
+        return 0.0
+    return len(want & set(tokenize(text))) / len(want)
+
+
+def _price_low(price: Any) -> float | None:
+    if price is None:
+        return None
+    return float(price[0]) if isinstance(price, list | tuple) else float(price)
+
+
+@dataclass
+class V8Heuristic:
+    """One episode's memory; ``act`` is called with the env's ``info`` (``observation_state`` inside)."""
+
+    max_steps: int = 15
+    max_candidates: int = 3
+    steps: int = 0
+    tokens: set[str] = field(default_factory=set)
+    budget: float | None = None
+    instruction: str = ""
+    ranked: list[str] = field(default_factory=list)
+    tried: list[str] = field(default_factory=list)
+    best: tuple[float, str] | None = None
+
+    def act(self, info: dict[str, Any]) -> str:
+        obs: ObservationState = info["observation_state"]
+        instruction = str(info.get("instruction") or "")
+        if instruction != self.instruction:
+            self.instruction = instruction
+            self.tokens = set(tokenize(_query(instruction)))
+            found = parse_budget(instruction)
+            self.budget = found[0] if found else None
+        self.steps += 1
+        if obs.page_type == "search":
+            return f"search[{_query(instruction)}]"
+        if obs.page_type == "results":
+            return self._on_results(obs)
+        if obs.page_type == "product" and obs.product is not None:
+            return self._on_product(obs, obs.product)
+        return "click[back to search]" if "back to search" in obs.clickables else f"search[{_query(instruction)}]"
+
+    def _card(self, r: ResultEntry) -> float:
+        text = " ".join([r.title, " ".join(r.category), " ".join(r.key_attributes), r.brand])
+        score = 2.0 * _overlap(self.tokens, r.title) + _overlap(self.tokens, text) - 0.01 * r.rank
+        low = _price_low(r.price)
+        if self.budget is not None and low is not None and low > self.budget:
+            score -= 1.0
+        return score
+
+    def _on_results(self, obs: ObservationState) -> str:
+        if not self.ranked:
+            self.ranked = [r.asin for r in sorted(obs.results, key=self._card, reverse=True)]
+        left = [a for a in self.ranked if a not in self.tried and a in obs.clickables]
+        if left and len(self.tried) < self.max_candidates and self.max_steps - self.steps >= 3:
+            self.tried.append(left[0])
+            return f"click[{left[0]}]"
+        if self.best is not None and self.best[1] in obs.clickables:
+            self.tried.append(self.best[1])
+            return f"click[{self.best[1]}]"
+        target = left[0] if left else (self.ranked[0] if self.ranked and self.ranked[0] in obs.clickables else None)
+        return f"click[{target}]" if target else "click[back to search]"
+
+    def _choice(self, p: ProductFacts, axis: str) -> str:
+        values = p.option_axes[axis]
+        named = [v for v in values if v and v.casefold() in self.instruction.casefold()]
+        if named:
+            return max(named, key=len)
+        scored = sorted(values, key=lambda v: -_overlap(set(tokenize(v)), self.instruction))
+        if scored and _overlap(set(tokenize(scored[0])), self.instruction) > 0:
+            return scored[0]
+        return values[0]
+
+    def _on_product(self, obs: ObservationState, p: ProductFacts) -> str:
+        for axis in p.option_axes:
+            want = self._choice(p, axis)
+            if obs.selected_options.get(axis) != want and f"{axis}={want}" in obs.clickables:
+                return f"click[{axis}={want}]"
+        fits = self.budget is None or (obs.selected_price is not None and obs.selected_price <= self.budget)
+        fit = _overlap(self.tokens, p.title + " " + " ".join(p.bullets) + " " + " ".join(p.attributes))
+        score = fit + (1.0 if fits else 0.0)
+        if self.best is None or score > self.best[0]:
+            self.best = (score, p.asin)
+        running_out = self.max_steps - self.steps < 2 + len(p.option_axes)
+        if "buy now" in obs.clickables and (fits or running_out or (self.best[1] == p.asin and
+                                             len(self.tried) >= self.max_candidates)):
+            return "click[buy now]"
+        if "< prev" in obs.clickables:
+            return "click[< prev]"
+        return "click[buy now]" if "buy now" in obs.clickables else "click[back to search]"

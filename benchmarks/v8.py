@@ -1,0 +1,141 @@
+"""The shopsim-v8 profile: steps/s in-process, search quality, and slot fairness under oversubscription.
+
+    python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--json]
+
+Prints one table. Targets (2-core machine): >= 1,000 steps/s in-process. Search latency on a
+22,726-product catalog is measured by ``benchmarks/v8_search.py`` (target p95 < 5 ms). The
+fairness run opens 2x as many sessions as there are slots, each holding its slot for a short
+episode, and reports how long resets waited and whether they were served in arrival order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from shopsim.adapters.env import ShopEnv
+from shopsim.agents.registry import make_agent
+from shopsim.simsite.v8.search_eval import evaluate_search
+from shopsim.simsite.v8.shop import V8Shop
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))] if s else 0.0
+
+
+def steps_per_second(shop: V8Shop, agent_name: str, episodes: int) -> dict[str, float]:
+    env = ShopEnv(shop, max_steps=30)
+    agent = make_agent(agent_name, 0)
+    steps = 0
+    t0 = time.perf_counter()
+    for i in range(episodes):
+        g = i % len(shop.goals)
+        agent.reset(seed=i)
+        obs, info = env.reset(seed=0, options={"goal": g})
+        done = False
+        while not done:
+            obs, _, term, trunc, info = env.step(agent.act(obs, info["valid_actions"], info))
+            steps += 1
+            done = term or trunc
+    dt = time.perf_counter() - t0
+    return {"steps": steps, "seconds": dt, "steps_per_s": steps / dt}
+
+
+def fairness(shop: V8Shop, slots: int = 4, factor: int = 2, hold_s: float = 0.6, gap_s: float = 0.05) -> dict[str, Any]:
+    """2x oversubscription through the real app over HTTP on 127.0.0.1.
+
+    Client ``i`` asks for a session ``i * gap_s`` after the start (clients are made beforehand, so
+    arrival order is the index), holds its slot for ``hold_s`` and releases it; ``hold_s`` exceeds
+    the arrival spread, so every client past the first ``slots`` has to queue.
+    """
+    import threading
+
+    import httpx
+
+    from shopsim.simsite.server import ServerThread
+    from shopsim.simsite.v8.service import create_v8_app
+
+    n = slots * factor
+    task_ids = [shop.goals[i % len(shop.goals)].task_id for i in range(n)]
+    clients = [httpx.Client(timeout=60) for _ in range(n)]
+    log: list[tuple[int, float, float, int]] = []
+    with ServerThread(create_v8_app(shop, slots=slots, queue_timeout_s=30)) as srv:
+        for c in clients:  # warm the connections
+            c.get(f"{srv.base_url}/api/health")
+        start = time.perf_counter() + 0.2
+
+        def run(i: int) -> None:
+            time.sleep(max(0.0, start + i * gap_s - time.perf_counter()))
+            t0 = time.perf_counter()
+            r = clients[i].post(f"{srv.base_url}/api/sessions", json={"task_id": task_ids[i]}).json()
+            got = time.perf_counter()
+            clients[i].post(f"{srv.base_url}/api/sessions/{r['lease_id']}/step", json={"action": "search[test]"})
+            time.sleep(hold_s)
+            clients[i].delete(f"{srv.base_url}/api/sessions/{r['lease_id']}")
+            log.append((i, t0, got, r["env_idx"]))
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    for c in clients:
+        c.close()
+    waits = [got - t0 for _, t0, got, _ in log]
+    # The first ``slots`` clients hold their slots longer than all arrivals take, so the rest queue.
+    queued = list(range(slots, n))
+    grant_order = [i for i, _, got, _ in sorted(log, key=lambda x: x[2]) if i in queued]
+    return {"sessions": n, "slots": slots, "served": len(log), "queued": len(queued),
+            "in_order": grant_order == queued, "wait_p50_ms": 1000 * statistics.median(waits),
+            "wait_max_ms": 1000 * max(waits)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=None, help="a v8 catalog (default: the bundled one)")
+    ap.add_argument("--episodes", type=int, default=300)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    t0 = time.perf_counter()
+    shop = V8Shop.load(args.data)
+    load_s = time.perf_counter() - t0
+    rows: dict[str, Any] = {"products": len(shop.products), "tasks": len(shop.goals), "load_s": load_s}
+    for name in ("random", "heuristic"):
+        rows[f"{name}"] = steps_per_second(shop, name, args.episodes)
+    lat = []
+    rng = random.Random(0)
+    queries = [t.simple_text for t in rng.sample(shop.goals, min(300, len(shop.goals)))]
+    for q in queries:
+        t = time.perf_counter()
+        shop.search_engine.search(q, 150)
+        lat.append(1000 * (time.perf_counter() - t))
+    rows["search_ms"] = {"p50": pct(lat, 0.5), "p95": pct(lat, 0.95)}
+    rows["search_eval"] = evaluate_search(shop.catalog, shop.search_engine)
+    rows["fairness"] = fairness(shop)
+    if args.json:
+        print(json.dumps(rows, default=lambda o: o.model_dump() if hasattr(o, "model_dump") else str(o)))
+        return
+    print(f"shopsim-v8: {rows['products']} products, {rows['tasks']} tasks, load {load_s:.2f} s")
+    print(f"  {'measure':<44} {'result':>18}  target")
+    for name in ("random", "heuristic"):
+        r = rows[name]
+        print(f"  {name + ' agent steps/s (in-process)':<44} {r['steps_per_s']:>18,.0f}  >= 1,000")
+    print(f"  {'search p50 / p95 (ms, 300 simple queries)':<44} "
+          f"{rows['search_ms']['p50']:>8.2f} / {rows['search_ms']['p95']:<7.2f}  p95 < 5 at 22,726 (v8_search.py)")
+    se = rows["search_eval"]
+    se = se.model_dump() if hasattr(se, "model_dump") else se
+    print(f"  {'search-eval':<44} {json.dumps(se, default=str)[:200]}")
+    f = rows["fairness"]
+    print(f"  {'2x oversubscription: served / sessions':<44} {f['served']:>8} / {f['sessions']:<7}  all, no 429")
+    print(f"  {'  resets that had to queue':<44} {f['queued']:>18}")
+    print(f"  {'  queued resets served in arrival order':<44} {f['in_order']!s:>18}  True")
+    print(f"  {'  reset wait p50 / max (ms)':<44} {f['wait_p50_ms']:>8.0f} / {f['wait_max_ms']:<7.0f}")
+
+
+if __name__ == "__main__":
+    main()

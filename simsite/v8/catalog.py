@@ -1,0 +1,378 @@
+"""ShopSimulator's product/task format: read once, validated, normalised into frozen records.
+
+One JSON array of products (``.json`` or ``.json.gz``); each product carries its tasks under
+``instructions``. Shapes the seeds allow (category as a list or a ``>`` string, attributes as a
+dict or a list, pricing as a number or a list) are normalised here so nothing downstream branches
+on them. A malformed record raises :class:`DataError` naming the file, the record and the field.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shopsim.errors import DataError
+
+__all__ = [
+    "V8Catalog",
+    "V8Option",
+    "V8Product",
+    "V8Task",
+    "load_v8_catalog",
+    "parse_v8_records",
+    "public_persona",
+    "read_v8_json",
+]
+
+_CATEGORY_SPLIT = re.compile(r"\s*(?:>|›|/)\s*")
+_BRAND_KEYS = ("品牌", "Brand", "brand")
+_MODEL_KEYS = ("型号", "Model", "model")
+TaskMode = Literal["standard", "persona"]
+
+
+class V8Option(BaseModel):
+    """One value of an option axis; ``price`` is the SKU price when the crawl recorded one."""
+
+    model_config = ConfigDict(frozen=True)
+
+    value: str
+    price: float | None = None
+
+
+class V8Product(BaseModel):
+    """A product after normalisation. ``options`` keeps raw axis names, in file order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    asin: str
+    title: str
+    shop_name: str = ""
+    brand: str = ""
+    model: str = ""
+    category: list[str] = Field(default_factory=list)
+    pricing: list[float] = Field(default_factory=list)
+    options: dict[str, list[V8Option]] = Field(default_factory=dict)
+    attributes: dict[str, str] = Field(default_factory=dict)
+    attribute_list: list[str] = Field(default_factory=list)
+    description: str = ""
+    bullets: list[str] = Field(default_factory=list)
+    user_persona: dict[str, Any] | None = None
+
+    def option_values(self, axis: str) -> list[str]:
+        return [o.value for o in self.options.get(axis, [])]
+
+    @property
+    def price_axes(self) -> list[str]:
+        """Axes whose values carry two or more different prices (they change the SKU price)."""
+        out = []
+        for axis, opts in self.options.items():
+            prices = {o.price for o in opts if o.price is not None}
+            if len(prices) > 1:
+                out.append(axis)
+        return out
+
+    @property
+    def attribute_texts(self) -> list[str]:
+        """Attributes as display strings (``name: value`` for dict entries)."""
+        return [f"{k}: {v}" for k, v in self.attributes.items()] + list(self.attribute_list)
+
+    @property
+    def display_price(self) -> float | tuple[float, float] | None:
+        if not self.pricing:
+            return None
+        lo, hi = min(self.pricing), max(self.pricing)
+        return lo if lo == hi else (lo, hi)
+
+
+class V8Task(BaseModel):
+    """One task (``instructions[*]``). The private target: attributes, options, budget fields."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task_id: int
+    asin: str
+    instruction: str
+    instruction_simple: str | None = None
+    attributes: list[str] = Field(default_factory=list)
+    options: list[tuple[str | None, str]] = Field(default_factory=list)
+    price_upper: float | None = None
+    user_persona: dict[str, Any] | None = None
+    task_mode: TaskMode = "standard"
+
+    @property
+    def option_values(self) -> list[str]:
+        return [v for _, v in self.options]
+
+    @property
+    def simple_text(self) -> str:
+        return self.instruction_simple or self.instruction
+
+    def instruction_for(self, mode: TaskMode) -> str:
+        """What the agent is shown: the simple request in persona mode, else the full goal."""
+        return self.simple_text if mode == "persona" else self.instruction
+
+
+class V8Catalog(BaseModel):
+    """Products and tasks of one catalog; tasks are addressed by ``task_id``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    products: list[V8Product]
+    tasks: list[V8Task]
+    source: str = ""
+
+    def model_post_init(self, _: Any) -> None:
+        object.__setattr__(self, "_by_asin", {p.asin: p for p in self.products})
+        object.__setattr__(self, "_by_task", {t.task_id: t for t in self.tasks})
+
+    def product(self, asin: str) -> V8Product | None:
+        return self._by_asin.get(asin)  # type: ignore[attr-defined]
+
+    def task(self, task_id: int) -> V8Task | None:
+        return self._by_task.get(task_id)  # type: ignore[attr-defined]
+
+    @property
+    def task_ids(self) -> list[int]:
+        return [t.task_id for t in self.tasks]
+
+
+def public_persona(persona: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The persona the agent may see: ``__reasoning__`` removed at every depth."""
+    if persona is None:
+        return None
+
+    def strip(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k != "__reasoning__"}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(persona)
+
+
+# ---- reading -------------------------------------------------------------------------------------
+def read_v8_json(path: str | Path) -> tuple[Any, bytes]:
+    """Read ``.json`` or ``.json.gz``; returns the parsed JSON and the decompressed bytes."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{p}: cannot read: {exc.strerror or exc}") from exc
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise DataError(f"{p}: not a valid gzip file: {exc}") from exc
+    try:
+        return json.loads(raw.decode("utf-8")), raw
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{p}: not UTF-8 text: {exc}") from exc
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise DataError(f"{p}: not valid JSON: {exc}") from exc
+
+
+def load_v8_catalog(path: str | Path) -> V8Catalog:
+    """Load a ShopSimulator-format catalog file (``.json`` or ``.json.gz``)."""
+    data, _ = read_v8_json(path)
+    return parse_v8_records(data, str(path))
+
+
+def parse_v8_records(data: Any, where: str) -> V8Catalog:
+    """Validate and normalise parsed records; ``where`` names the source in errors."""
+    if not isinstance(data, list):
+        raise DataError(f"{where}: expected a JSON array of products, got {type(data).__name__}")
+    products: list[V8Product] = []
+    tasks: list[V8Task] = []
+    seen_asins: set[str] = set()
+    seen_tasks: dict[int, str] = {}
+    for i, rec in enumerate(data):
+        product = _product(rec, f"{where}: product {i}")
+        at = f"{where}: product {i} ({product.asin})"
+        if product.asin in seen_asins:
+            raise DataError(f"{at}: field 'asin': duplicate ASIN {product.asin!r}")
+        seen_asins.add(product.asin)
+        products.append(product)
+        raw_tasks = rec.get("instructions") or []
+        if not isinstance(raw_tasks, list):
+            raise DataError(f"{at}: field 'instructions': expected a list, got {type(raw_tasks).__name__}")
+        for j, t in enumerate(raw_tasks):
+            task = _task(t, product, f"{at}: instructions[{j}]")
+            if task.task_id in seen_tasks:
+                raise DataError(f"{at}: instructions[{j}]: field 'task_id': {task.task_id} is also a task of "
+                                f"{seen_tasks[task.task_id]}")
+            seen_tasks[task.task_id] = product.asin
+            tasks.append(task)
+    if not products:
+        raise DataError(f"{where}: the catalog has no products")
+    return V8Catalog(products=products, tasks=tasks, source=where)
+
+
+def _str(rec: dict[str, Any], key: str, at: str, *, required: bool = False) -> str:
+    value = rec.get(key)
+    if value is None:
+        if required:
+            raise DataError(f"{at}: field '{key}': missing")
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise DataError(f"{at}: field '{key}': expected a string, got {type(value).__name__}")
+    return str(value).strip()
+
+
+def _number(value: Any, at: str, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise DataError(f"{at}: field '{key}': expected a number, got {type(value).__name__}")
+    try:
+        out = float(str(value).replace(",", "").lstrip("¥$￥").strip()) if isinstance(value, str) else float(value)
+    except ValueError as exc:
+        raise DataError(f"{at}: field '{key}': {value!r} is not a number") from exc
+    if not math.isfinite(out) or out < 0:
+        raise DataError(f"{at}: field '{key}': {value!r} is not a finite non-negative price")
+    return out
+
+
+def _product(rec: Any, at: str) -> V8Product:
+    if not isinstance(rec, dict):
+        raise DataError(f"{at}: expected an object, got {type(rec).__name__}")
+    asin = _str(rec, "asin", at, required=True)
+    if not asin:
+        raise DataError(f"{at}: field 'asin': empty")
+    at = f"{at} ({asin})"
+    title = _str(rec, "title", at, required=True)
+    attributes, attribute_list = _attributes(rec.get("attribute"), at)
+    brand = _str(rec, "brand", at) or next((attributes[k] for k in _BRAND_KEYS if attributes.get(k)), "")
+    model = _str(rec, "model", at) or next((attributes[k] for k in _MODEL_KEYS if attributes.get(k)), "")
+    persona = rec.get("user_persona")
+    if persona is not None and not isinstance(persona, dict):
+        raise DataError(f"{at}: field 'user_persona': expected an object, got {type(persona).__name__}")
+    return V8Product(
+        asin=asin, title=title, shop_name=_str(rec, "shop_name", at), brand=brand, model=model,
+        category=_category(rec.get("category"), at), pricing=_pricing(rec.get("pricing"), at),
+        options=_options(rec.get("customization_options"), at), attributes=attributes,
+        attribute_list=attribute_list, description=_str(rec, "full_description", at),
+        bullets=_bullets(rec.get("small_description"), at), user_persona=persona,
+    )
+
+
+def _category(raw: Any, at: str) -> list[str]:
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        return [c for c in _CATEGORY_SPLIT.split(raw.strip()) if c]
+    if isinstance(raw, list) and all(isinstance(c, str) for c in raw):
+        return [c.strip() for c in raw if c.strip()]
+    raise DataError(f"{at}: field 'category': expected a list of strings or one string")
+
+
+def _pricing(raw: Any, at: str) -> list[float]:
+    if raw is None or raw == []:
+        return []
+    values = raw if isinstance(raw, list) else [raw]
+    if len(values) > 2:
+        raise DataError(f"{at}: field 'pricing': expected 1 or 2 numbers, got {len(values)}")
+    return [_number(v, at, "pricing") for v in values]
+
+
+def _options(raw: Any, at: str) -> dict[str, list[V8Option]]:
+    if raw is None or raw == {} or raw == []:
+        return {}
+    if not isinstance(raw, dict):
+        raise DataError(f"{at}: field 'customization_options': expected an object of axes")
+    out: dict[str, list[V8Option]] = {}
+    for axis, values in raw.items():
+        where = f"{at}: field 'customization_options.{axis}'"
+        if not isinstance(values, list):
+            raise DataError(f"{where}: expected a list of options")
+        opts: list[V8Option] = []
+        for k, o in enumerate(values):
+            if isinstance(o, str):
+                o = {"value": o}
+            if not isinstance(o, dict) or not isinstance(o.get("value"), (str, int)) or isinstance(o.get("value"), bool):
+                raise DataError(f"{where}[{k}]: expected an object with a string 'value'")
+            price = o.get("price")
+            opts.append(V8Option(value=str(o["value"]).strip(),
+                                 price=None if price in (None, "") else _number(price, at, f"customization_options.{axis}[{k}].price")))
+        if opts and str(axis).strip():
+            out[str(axis).strip()] = opts
+    return out
+
+
+def _attributes(raw: Any, at: str) -> tuple[dict[str, str], list[str]]:
+    if raw is None:
+        return {}, []
+    if isinstance(raw, dict):
+        return {str(k): _scalar_text(v) for k, v in raw.items()}, []
+    if isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+        return {}, [x.strip() for x in raw if x.strip()]
+    raise DataError(f"{at}: field 'attribute': expected an object or a list of strings")
+
+
+def _scalar_text(v: Any) -> str:
+    if isinstance(v, list):
+        return "、".join(str(x) for x in v)
+    return "" if v is None else str(v)
+
+
+def _bullets(raw: Any, at: str) -> list[str]:
+    if raw is None:
+        return []
+    if isinstance(raw, str):
+        return [raw.strip()] if raw.strip() else []
+    if isinstance(raw, list) and all(isinstance(x, str) for x in raw):
+        return [x.strip() for x in raw if x.strip()]
+    raise DataError(f"{at}: field 'small_description': expected a string or a list of strings")
+
+
+def _task(rec: Any, product: V8Product, at: str) -> V8Task:
+    if not isinstance(rec, dict):
+        raise DataError(f"{at}: expected an object, got {type(rec).__name__}")
+    tid = rec.get("task_id")
+    if isinstance(tid, bool) or not isinstance(tid, int):
+        if isinstance(tid, str) and tid.isdigit():
+            tid = int(tid)
+        else:
+            raise DataError(f"{at}: field 'task_id': expected an integer, got {tid!r}"[:300])
+    at = f"{at} (task {tid})"
+    instruction = _str(rec, "instruction", at, required=True)
+    if not instruction:
+        raise DataError(f"{at}: field 'instruction': empty")
+    attrs = rec.get("attributes") or []
+    if not isinstance(attrs, list) or not all(isinstance(a, str) for a in attrs):
+        raise DataError(f"{at}: field 'attributes': expected a list of strings")
+    raw_opts = rec.get("instruction_options") or {}
+    options: list[tuple[str | None, str]]
+    if isinstance(raw_opts, dict) and all(isinstance(v, (str, int)) for v in raw_opts.values()):
+        options = [(str(k), str(v)) for k, v in raw_opts.items()]
+    elif isinstance(raw_opts, list) and all(isinstance(v, (str, int)) for v in raw_opts):
+        options = [(None, str(v)) for v in raw_opts]
+    else:
+        raise DataError(f"{at}: field 'instruction_options': expected an object {{axis: value}} or a list of values")
+    price_upper = rec.get("price_upper")
+    budget: float | None = None
+    if price_upper is not None:
+        try:
+            budget = _number(price_upper, at, "price_upper")
+        except DataError:
+            budget = None  # "a valid number" or else parsed from the text (the contract)
+        if budget is not None and budget <= 0:
+            budget = None
+    persona = rec.get("user_persona")
+    if persona is not None and not isinstance(persona, dict):
+        raise DataError(f"{at}: field 'user_persona': expected an object, got {type(persona).__name__}")
+    simple = _str(rec, "instruction_simple", at) or None
+    persona = persona if persona is not None else product.user_persona
+    mode = rec.get("task_mode")
+    if mode not in (None, "standard", "persona"):
+        raise DataError(f"{at}: field 'task_mode': expected 'standard' or 'persona', got {mode!r}"[:300])
+    if mode is None:
+        mode = "persona" if persona is not None and simple else "standard"
+    return V8Task(task_id=tid, asin=product.asin, instruction=instruction, instruction_simple=simple,
+                  attributes=[a.strip() for a in attrs if a.strip()], options=options, price_upper=budget,
+                  user_persona=persona, task_mode=mode)
+

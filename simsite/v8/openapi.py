@@ -1,0 +1,195 @@
+"""The v8 API's OpenAPI 3.1 document, built from the same pydantic models the service validates with.
+
+Request bodies are the service's own models (:mod:`shopsim.simsite.v8.service`); the response models
+below mirror the dicts the service returns key for key (``extra="forbid"``), so a test can validate a
+live response against them and a drift between service and document fails loudly.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import models_json_schema
+
+from shopsim.observation_state import ObservationState, V8Feedback
+from shopsim.simsite.v8.reward import RewardDetail
+from shopsim.simsite.v8.service import ENVIRONMENT, V8Reset, V8StepRequest, V8Terminate
+
+__all__ = [
+    "ERROR_CODES",
+    "V8Environment",
+    "V8Error",
+    "V8Health",
+    "V8ResetResponse",
+    "V8StepResponse",
+    "v8_openapi_spec",
+]
+
+ErrorCode = Literal[
+    "malformed_json", "body_too_large", "invalid_body", "invalid_tool_call", "unknown_task", "unknown_lease",
+    "episode_over", "no_free_slot", "not_found", "method_not_allowed", "internal_error", "malformed_request",
+    "lease_expired", "no_persona",
+]
+ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
+Termination = Literal["purchase", "action_limit", "generation_length"]
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class V8StepResponse(_Response):
+    """The session's state after a step, a terminate, or on GET: what the agent sees plus the outcome."""
+
+    observation: str = Field(description="The text observation, rendered from observation_state alone.")
+    observation_state: ObservationState
+    reward: float = Field(description="r_strict of a purchase; 0.0 until the episode ends, and for any other end.")
+    done: bool
+    termination: Termination | None = Field(description="Why the episode ended; null while it runs.")
+    reward_detail: RewardDetail | None = Field(description="Every reward component once done; null while it runs.")
+    action_feedback: V8Feedback = Field(description="Why the last action was refused (the page is then unchanged), or ok.")
+    actions_used: int = Field(description="Agent actions counted so far, refused ones included.")
+    max_actions: int = Field(description="The action limit: the episode ends with action_limit when it is reached.")
+
+
+class V8ResetResponse(V8StepResponse):
+    """A new session: the lease to address it by, the task as the agent sees it, and the first page."""
+
+    lease_id: str = Field(description="Addresses the session in every later call; release it with DELETE.")
+    env_idx: int = Field(description="The slot this session holds.")
+    task_id: int
+    task_instruction: str = Field(description="instruction_simple in persona mode, the full instruction in standard mode.")
+    user_persona: dict[str, Any] | None = Field(description="The public persona (persona mode only; __reasoning__ removed).")
+    task_mode: Literal["standard", "persona"]
+    interaction_mode: Literal["single_turn", "multi_turn"]
+    environment_version: str
+    private_task_instruction: str | None = Field(
+        default=None, description="The full instruction; present only when the reset asked for include_private.")
+
+
+class V8Error(_Response):
+    """Every error body: a message for people and a stable code for programs."""
+
+    error: str
+    code: ErrorCode
+    detail: Any = Field(default=None, description="For invalid_body: pydantic's list of validation errors.")
+
+
+class V8Health(_Response):
+    """Liveness plus the slot pool's load, so a client can see the queue before it joins it."""
+
+    ok: bool
+    profile: str
+    products: int
+    tasks: int
+    slots: int
+    slots_in_use: int
+    waiting: int = Field(description="Resets queued for a slot right now.")
+    environment_version: str
+
+
+class V8Environment(BaseModel):
+    """The frozen environment.json (names the environment, search and observation versions)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    environment_version: str
+    search_version: str
+    observation_version: str
+
+
+_REQUESTS: list[type[BaseModel]] = [V8Reset, V8StepRequest, V8Terminate]
+_RESPONSES: list[type[BaseModel]] = [V8ResetResponse, V8StepResponse, V8Error, V8Health, V8Environment]
+
+_DESCRIPTION = """\
+The ShopSimulator v8 environment (`{env}`) over HTTP: reset a task, step with `search[...]` /
+`click[...]` (or a tool call `{{"tool", "arguments"}}`), read the reward when the episode ends.
+
+**Sessions are leases on a fixed pool of environment slots.** When every slot is busy, a reset
+does not fail: it waits in a first-come queue until another client releases a slot (DELETE) or
+an idle session expires, and only when no slot frees within the server's queue wait does it
+answer 503 `no_free_slot`. There is no 429 and no rate limit; release sessions you are done with.
+`GET /api/health` shows `slots`, `slots_in_use` and `waiting`.
+
+Errors are JSON `{{"error": message, "code": code}}` (plus `detail` for 422 `invalid_body`):
+400 malformed JSON, 404 unknown lease / task / endpoint, 405 wrong method, 409 a step or terminate
+after the episode ended, 413 a body over {max_body} bytes, 422 a body that is JSON but not valid,
+503 no free slot after the queue wait. A refused action (`action_feedback` other than `ok`) is not
+an HTTP error: it is a 200 that counts as a step and leaves the page unchanged.
+"""
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
+
+
+def _err(description: str) -> dict[str, Any]:
+    return {"description": description, **_ref("V8Error")}
+
+
+def v8_openapi_spec() -> dict[str, Any]:
+    """A static OpenAPI 3.1 document for every ``/api/`` route of ``create_v8_app``."""
+    from shopsim.simsite.v8.service import MAX_BODY
+
+    pairs = [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES]
+    _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
+    schemas: dict[str, Any] = top["$defs"]
+
+    lease = [{"name": "lease", "in": "path", "required": True, "schema": {"type": "string"},
+              "description": "lease_id from the reset"}]
+    malformed = _err("the body is not a JSON object (malformed_json), or Content-Length is not a number "
+                     "(malformed_request)")
+    expired = _err("the lease was idle past the session TTL (lease_expired); its slot was freed")
+    too_large = _err(f"the body is over {MAX_BODY} bytes (body_too_large)")
+    invalid = _err("the body is JSON but not valid for this endpoint (invalid_body, with detail)")
+    no_lease = _err("no open session with this lease (unknown_lease): released, expired or never opened")
+    over = _err("the episode has already ended (episode_over); start a new session")
+    step_ok = {"description": "the session after the action", **_ref("V8StepResponse")}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "ShopSimulator v8 API", "version": str(ENVIRONMENT["environment_version"]),
+                 "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY)},
+        "paths": {
+            "/api/sessions": {"post": {
+                "operationId": "reset", "summary": "Open a session on a task (waits in the queue when every slot is busy)",
+                "requestBody": {"required": True, **_ref("V8Reset")},
+                "responses": {"201": {"description": "the session and its first page", **_ref("V8ResetResponse")},
+                              "400": malformed, "404": _err("no task with this task_id (unknown_task)"),
+                              "413": too_large,
+                              "422": _err("invalid body (invalid_body, with detail), or persona mode on a task "
+                                          "without a persona (no_persona)"),
+                              "503": _err("no slot freed within the queue wait (no_free_slot)")}}},
+            "/api/sessions/{lease}/step": {"post": {
+                "operationId": "step", "summary": "Apply one action", "parameters": lease,
+                "requestBody": {"required": True, **_ref("V8StepRequest")},
+                "responses": {"200": step_ok, "400": malformed, "404": no_lease, "409": over, "410": expired,
+                              "413": too_large,
+                              "422": _err("invalid body (invalid_body): not exactly one of action or tool; "
+                                          "or a tool call that is not search/click with a string argument "
+                                          "(invalid_tool_call)")}}},
+            "/api/sessions/{lease}/terminate": {"post": {
+                "operationId": "terminate", "summary": "End the episode for a runtime reason (all-zero reward)",
+                "parameters": lease, "requestBody": {"required": True, **_ref("V8Terminate")},
+                "responses": {"200": {"description": "the ended session", **_ref("V8StepResponse")},
+                              "400": malformed, "404": no_lease, "409": over, "410": expired, "413": too_large,
+                              "422": invalid}}},
+            "/api/sessions/{lease}": {
+                "get": {"operationId": "get_session", "summary": "The session's current state", "parameters": lease,
+                        "responses": {"200": {"description": "current state", **_ref("V8StepResponse")},
+                                      "404": no_lease, "410": expired}},
+                "delete": {"operationId": "release", "summary": "Release the session and free its slot",
+                           "parameters": lease,
+                           "responses": {"204": {"description": "released"}, "404": no_lease, "410": expired}},
+            },
+            "/api/health": {"get": {"operationId": "health", "summary": "Liveness and slot-pool load",
+                                    "responses": {"200": {"description": "ok", **_ref("V8Health")}}}},
+            "/api/environment": {"get": {"operationId": "environment", "summary": "The frozen environment.json",
+                                         "responses": {"200": {"description": "ok", **_ref("V8Environment")}}}},
+            "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document",
+                                          "responses": {"200": {"description": "the OpenAPI 3.1 document",
+                                                                "content": {"application/json": {
+                                                                    "schema": {"type": "object"}}}}}}},
+        },
+        "components": {"schemas": schemas},
+    }

@@ -1,0 +1,107 @@
+"""Offline search quality of the v8 index: where does each task's own product rank?
+
+The seed's proxy (``evaluate_search.py``): for every task, the simple instruction and the full
+instruction are sent as oracle queries, and Recall@1/20/150 and MRR@150 of the gold ASIN are
+reported. It detects index regressions (weights, tokens, field extraction); it is not the agent's
+reward, which also credits non-gold products that meet every requirement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from shopsim.errors import ConfigError
+from shopsim.simsite.v8.catalog import V8Catalog
+from shopsim.simsite.v8.search import RESULTS_N, SEARCH_VERSION, V8SearchEngine
+
+__all__ = ["QueryKindStats", "SearchEvalReport", "evaluate_search", "parse_task_spec"]
+
+
+class QueryKindStats(BaseModel):
+    """Gold-ASIN retrieval of one query kind; rates are fractions in [0, 1]."""
+
+    query_kind: str
+    tasks: int
+    recall_at_1: float
+    recall_at_20: float
+    recall_at_150: float
+    mrr_at_150: float
+
+
+class SearchEvalReport(BaseModel):
+    """Both query kinds over the same tasks, plus what was measured."""
+
+    search_version: str
+    engine: str
+    products: int
+    tasks: int
+    simple: QueryKindStats
+    full: QueryKindStats
+    gold_ranks: dict[int, tuple[int | None, int | None]]  # task id -> (simple rank, full rank); None: not in top 150
+
+    @property
+    def rows(self) -> list[QueryKindStats]:
+        return [self.simple, self.full]
+
+
+def _rank(engine: V8SearchEngine, query: str, asin: str) -> int | None:
+    for i, (hit, _) in enumerate(engine.search(query, RESULTS_N), start=1):
+        if hit == asin:
+            return i
+    return None
+
+
+def _stats(kind: str, ranks: Sequence[int | None]) -> QueryKindStats:
+    n = len(ranks)
+
+    def recall(k: int) -> float:
+        return sum(1 for r in ranks if r is not None and r <= k) / n if n else 0.0
+
+    mrr = sum(1.0 / r for r in ranks if r is not None) / n if n else 0.0
+    return QueryKindStats(query_kind=kind, tasks=n, recall_at_1=recall(1), recall_at_20=recall(20),
+                          recall_at_150=recall(RESULTS_N), mrr_at_150=mrr)
+
+
+def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequence[int] | None = None) -> SearchEvalReport:
+    """Rank of each task's own product for its simple and its full instruction (all tasks by default)."""
+    if task_ids is None:
+        tasks = list(catalog.tasks)
+    else:
+        tasks = []
+        for tid in task_ids:
+            task = catalog.task(tid)
+            if task is None:
+                raise ConfigError(f"unknown task id {tid}: the catalog has {len(catalog.tasks)} tasks")
+            tasks.append(task)
+    ranks = {t.task_id: (_rank(engine, t.simple_text, t.asin), _rank(engine, t.instruction, t.asin)) for t in tasks}
+    return SearchEvalReport(
+        search_version=SEARCH_VERSION, engine=engine.kind, products=len(catalog.products), tasks=len(tasks),
+        simple=_stats("instruction_simple", [s for s, _ in ranks.values()]),
+        full=_stats("instruction", [f for _, f in ranks.values()]), gold_ranks=ranks)
+
+
+def parse_task_spec(spec: str, catalog: V8Catalog) -> list[int]:
+    """``'3538,5102'`` (task ids) and ``'0:100'`` (positions in the task list, end excluded) -> task ids."""
+    ids = catalog.task_ids
+    out: list[int] = []
+    for part in (p.strip() for p in spec.split(",")):
+        try:
+            if ":" in part:
+                a, b = part.split(":", 1)
+                lo = int(a) if a.strip() else 0
+                hi = int(b) if b.strip() else len(ids)
+                if lo < 0 or hi < lo:
+                    raise ValueError(part)
+                out.extend(ids[lo:hi])
+            else:
+                out.append(int(part))
+        except ValueError as exc:
+            raise ConfigError(f"bad --goals {spec!r}: use task ids 'ID,ID' or list positions 'A:B'") from exc
+    unknown = [t for t in out if catalog.task(t) is None]
+    if unknown:
+        raise ConfigError(f"--goals: unknown task id {unknown[0]} (the catalog has {len(ids)} tasks)")
+    if not out:
+        raise ConfigError(f"--goals {spec!r} selects no tasks (the catalog has {len(ids)} tasks)")
+    return list(dict.fromkeys(out))

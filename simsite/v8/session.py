@@ -1,0 +1,211 @@
+"""One v8 episode: the page state machine behind ``observation_state``.
+
+Pages: search home -> results (20 a page, at most 150) -> product -> terminal. A refused action
+leaves the page as it was, counts as a step and says why (``action_feedback``). The episode ends
+with a purchase, at the action limit, or when the runtime reports a generation-length overflow;
+a step after the end is an error.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from shopsim.errors import SessionError
+from shopsim.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
+from shopsim.observation_text import render_observation_text
+from shopsim.simsite.v8.catalog import V8Product, V8Task
+from shopsim.simsite.v8.prices import resolve_price
+from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
+from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
+from shopsim.simsite.v8.shop import V8Shop
+from shopsim.tool_calls import option_arg, parse_v8_action
+
+__all__ = [
+    "DEFAULT_MAX_ACTIONS",
+    "MAX_QUERY_CHARS",
+    "PAGE_SIZE",
+    "RESULTS_N",
+    "TERMINATIONS",
+    "InteractionMode",
+    "V8Session",
+    "V8Step",
+]
+
+MAX_QUERY_CHARS = 500
+KEY_ATTRIBUTES = 4
+InteractionMode = Literal["single_turn", "multi_turn"]
+DEFAULT_MAX_ACTIONS: dict[str, int] = {"single_turn": 30, "multi_turn": 40}
+TERMINATIONS = ("purchase", "action_limit", "generation_length")
+BACK, PREV, NEXT, BUY = "back to search", "< prev", "next >", "buy now"
+
+
+@dataclass(frozen=True)
+class V8Step:
+    """What one action did: the new state, its feedback, and the reward when the episode ended."""
+
+    state: ObservationState
+    reward: float
+    done: bool
+    termination: str | None
+    detail: RewardDetail | None
+    feedback: V8Feedback
+
+
+@dataclass
+class _Page:
+    kind: Literal["search", "results", "product", "terminal"] = "search"
+    query: str = ""
+    page: int = 1
+    asin: str | None = None
+    selected: dict[str, str] = field(default_factory=dict)
+
+
+class V8Session:
+    """A session on a shared :class:`V8Shop` for one task."""
+
+    def __init__(self, shop: V8Shop, task: V8Task, *, max_actions: int | None = None,
+                 interaction_mode: InteractionMode = "single_turn"):
+        self.shop, self.task, self.interaction_mode = shop, task, interaction_mode
+        self.max_actions = max_actions if max_actions is not None else DEFAULT_MAX_ACTIONS[interaction_mode]
+        self.actions = 0
+        self.done = False
+        self.termination: str | None = None
+        self.detail: RewardDetail | None = None
+        self._page = _Page()
+        self._results: tuple[str, list[str]] | None = None
+        self.state = self._render("ok", "")
+
+    @property
+    def reward(self) -> float:
+        return self.detail.r_strict if self.detail is not None else 0.0
+
+    # ---- actions -------------------------------------------------------------------------------
+    def step(self, action: str) -> V8Step:
+        """Apply one canonical action (``search[...]`` or ``click[...]``)."""
+        if self.done:
+            raise SessionError(f"the episode has ended ({self.termination}); start a new session")
+        self.actions += 1
+        feedback, message = self._apply(action)
+        self.state = self._render(feedback, message)
+        if not self.done and self.actions >= self.max_actions:
+            self._end("action_limit", zero_detail())
+        return V8Step(self.state, self.reward, self.done, self.termination, self.detail, feedback)
+
+    def terminate(self, reason: str) -> V8Step:
+        """End the episode for a runtime reason (``generation_length``): the zero vector."""
+        if self.done:
+            raise SessionError(f"the episode has ended ({self.termination}); start a new session")
+        if reason not in TERMINATIONS or reason == "purchase":
+            raise SessionError(f"cannot terminate for {reason!r}: use generation_length or action_limit")
+        self._end(reason, zero_detail())
+        return V8Step(self.state, 0.0, True, reason, self.detail, "ok")
+
+    def _end(self, reason: str, detail: RewardDetail) -> None:
+        self.done, self.termination, self.detail = True, reason, detail
+        bought = self._page.asin if reason == "purchase" else None
+        self._page = _Page("terminal", self._page.query, self._page.page, bought, dict(self._page.selected))
+        self.state = self._render(self.state.action_feedback, self.state.feedback_message)
+
+    def _apply(self, action: str) -> tuple[V8Feedback, str]:
+        parsed = parse_v8_action(action)
+        if parsed is None:
+            return "invalid_format", "expected search[query] or click[value]"
+        tool, arg = parsed
+        page = self._page
+        if tool == "search":
+            if not arg or len(arg) > MAX_QUERY_CHARS:
+                return "invalid_format", f"a query needs 1-{MAX_QUERY_CHARS} characters"
+            if page.kind != "search":
+                return "search_unavailable", "search is only available on the search page; click back to search"
+            self._page = _Page("results", arg, 1)
+            return "ok", ""
+        if arg == BUY and page.kind == "product" and not self.state.options_complete:
+            return "incomplete_options", f"choose {', '.join(self.state.missing_option_axes)} first"
+        if arg not in self.state.clickables:
+            return "unavailable_action", f"{arg[:80]!r} is not clickable on this page"
+        if arg == BACK:
+            self._page = _Page()
+        elif arg == NEXT:
+            self._page = _Page("results", page.query, page.page + 1)
+        elif arg == PREV and page.kind == "results":
+            self._page = _Page("results", page.query, page.page - 1)
+        elif arg == PREV:
+            self._page = _Page("results", page.query, page.page)
+        elif arg == BUY:
+            product = self.shop.products[page.asin or ""]
+            gold = self.shop.product(self.task.asin)
+            self._end("purchase", score_v8_purchase(product, page.selected, self.task, gold, self.shop.terms))
+        elif page.kind == "results":
+            self._page = _Page("product", page.query, page.page, arg)
+        else:
+            axis, _, value = arg.partition("=")
+            if page.selected.get(axis) == value:
+                return "already_selected", f"{axis} is already {value}"
+            self._page = _Page("product", page.query, page.page, page.asin, {**page.selected, axis: value})
+        return "ok", ""
+
+    # ---- rendering ------------------------------------------------------------------------------
+    def _search(self, query: str) -> list[str]:
+        if self._results is None or self._results[0] != query:
+            hits = self.shop.search_engine.search(query, RESULTS_N)
+            self._results = (query, [asin for asin, _ in hits if asin in self.shop.products])
+        return self._results[1]
+
+    def _render(self, feedback: V8Feedback, message: str) -> ObservationState:
+        page = self._page
+        common = {"action_feedback": feedback, "feedback_message": message}
+        if page.kind == "search":
+            return ObservationState(page_type="search", search_available=True, **common)
+        if page.kind == "terminal":
+            return ObservationState(page_type="terminal", search_text=page.query or None, termination=self.termination,
+                                    purchased_asin=page.asin, selected_options=dict(page.selected), **common)
+        if page.kind == "results":
+            asins = self._search(page.query)
+            pages = max(1, math.ceil(len(asins) / PAGE_SIZE))
+            start = (page.page - 1) * PAGE_SIZE
+            shown = asins[start : start + PAGE_SIZE]
+            entries = [self._entry(start + i + 1, self.shop.products[a]) for i, a in enumerate(shown)]
+            clicks = [e.asin for e in entries]
+            if page.page > 1:
+                clicks.append(PREV)
+            if page.page < pages:
+                clicks.append(NEXT)
+            clicks.append(BACK)
+            return ObservationState(
+                page_type="results", search_text=page.query, results=entries, page=page.page, total_pages=pages,
+                total_results=len(asins), rank_start=start + 1 if shown else None,
+                rank_end=start + len(shown) if shown else None, clickables=clicks, **common)
+        product = self.shop.products[page.asin or ""]
+        missing = [a for a in product.options if a not in page.selected]
+        complete = not missing
+        price = resolve_price(product, page.selected)
+        clicks = [option_arg(axis, o.value) for axis, opts in product.options.items() for o in opts]
+        clicks += [PREV, BACK] + ([BUY] if complete else [])
+        return ObservationState(
+            page_type="product", search_text=page.query, page=page.page, product=self._facts(product),
+            selected_options=dict(page.selected), missing_option_axes=missing, options_complete=complete,
+            selected_price=price.price if price.verifiable else None, clickables=clicks, **common)
+
+    def _facts(self, p: V8Product) -> ProductFacts:
+        """A product's facts never change: built once per shop, shared by its sessions."""
+        cache = self.shop.facts_cache
+        hit = cache.get(p.asin)
+        if hit is None:
+            hit = cache[p.asin] = self._build_facts(p)
+        return hit
+
+    @staticmethod
+    def _entry(rank: int, p: V8Product) -> ResultEntry:
+        return ResultEntry(rank=rank, asin=p.asin, title=p.title, price=p.display_price, brand=p.brand,
+                           category=p.category, key_attributes=p.attribute_texts[:KEY_ATTRIBUTES])
+
+    @staticmethod
+    def _build_facts(p: V8Product) -> ProductFacts:
+        return ProductFacts(asin=p.asin, title=p.title, shop_name=p.shop_name, brand=p.brand, model=p.model,
+                            category=p.category, price=p.display_price, attributes=p.attribute_texts,
+                            bullets=p.bullets, option_axes={a: p.option_values(a) for a in p.options})
+
+    def observation(self) -> str:
+        return render_observation_text(self.state)

@@ -1,0 +1,140 @@
+"""``shopsim data prepare --profile shopsim-v8``: verify, clean and index a v8 catalog once.
+
+The prepared folder holds the cleaned products, the exclusions with reasons, the saved search
+index with its manifest, and ``v8_manifest.json`` with checksums. Opening it checks the products
+file against the manifest and the index against the code, so an altered or stale folder is refused
+instead of silently searched with the wrong index.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from shopsim.errors import DataError
+from shopsim.simsite.v8.catalog import parse_v8_records, read_v8_json
+
+__all__ = ["PREPARED_FORMAT", "PrepareReport", "open_v8_data", "prepare_v8"]
+
+PREPARED_FORMAT = "shopsim-v8-prepared-1"
+MANIFEST = "v8_manifest.json"
+PRODUCTS = "products.json.gz"
+EXCLUSIONS = "exclusions.json"
+INDEX_DIR = "index"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
+    if manifest is None:
+        return {}
+    path = Path(manifest)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: cannot read the checksum manifest: {exc}") from exc
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: the checksum manifest must be a JSON object")
+    out = {}
+    for key, aliases in (("archive_sha256", ("archive_sha256", "sha256")), ("json_sha256", ("json_sha256",))):
+        for a in aliases:
+            if isinstance(data.get(a), str):
+                out[key] = data[a].lower()
+                break
+    if not out:
+        raise DataError(f"{path}: the checksum manifest has neither archive_sha256 nor json_sha256")
+    return out
+
+
+class PrepareReport(dict):
+    """Counts and checksums of one preparation (also written into the manifest)."""
+
+
+def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None = None,
+               engine: str = "default") -> PrepareReport:
+    """Verify ``archive`` (``.json`` or ``.json.gz``), drop unrecoverable products, index, save."""
+    from shopsim.simsite.v8.search import make_engine, save_index
+
+    src = Path(archive)
+    try:
+        raw_archive = src.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{src}: cannot read: {exc.strerror or exc}") from exc
+    data, raw_json = read_v8_json(src)
+    sums = {"archive_sha256": _sha256(raw_archive), "json_sha256": _sha256(raw_json)}
+    for key, want in _expected_sums(manifest).items():
+        if sums[key] != want:
+            raise DataError(f"{src}: {key} is {sums[key]}, the manifest says {want}: the archive is not the one expected")
+    catalog = parse_v8_records(data, str(src))
+    kept_records, exclusions = [], []
+    for rec, product in zip(data, catalog.products, strict=True):
+        axes = product.price_axes
+        if len(axes) >= 2:
+            exclusions.append({"asin": product.asin, "title": product.title, "price_axes": axes,
+                               "reason": f"{len(axes)} price-changing option axes: no SKU price table can be recovered",
+                               "task_ids": [t.task_id for t in catalog.tasks if t.asin == product.asin]})
+        else:
+            kept_records.append(rec)
+    kept = parse_v8_records(kept_records, str(src))
+    dest = Path(out)
+    dest.mkdir(parents=True, exist_ok=True)
+    products_bytes = gzip.compress(json.dumps(kept_records, ensure_ascii=False).encode("utf-8"), mtime=0)
+    (dest / PRODUCTS).write_bytes(products_bytes)
+    (dest / EXCLUSIONS).write_text(json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n",
+                                   encoding="utf-8")
+    index = make_engine(kept.products, engine)
+    save_index(index, dest / INDEX_DIR)
+    report = PrepareReport(
+        format=PREPARED_FORMAT,
+        environment_version="shopsimulator-paper-aligned-v8",
+        source=src.name,
+        **sums,
+        products_sha256=_sha256(products_bytes),
+        products_in=len(catalog.products),
+        products=len(kept.products),
+        excluded=len(exclusions),
+        tasks_in=len(catalog.tasks),
+        tasks=len(kept.tasks),
+        persona_tasks=sum(t.task_mode == "persona" for t in kept.tasks),
+        engine=engine,
+    )
+    (dest / MANIFEST).write_text(json.dumps(dict(report), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return report
+
+
+def _read_manifest(root: Path) -> dict[str, Any]:
+    try:
+        manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{root / MANIFEST}: cannot read: {exc}") from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != PREPARED_FORMAT:
+        raise DataError(f"{root / MANIFEST}: not a {PREPARED_FORMAT} manifest; prepare the data again")
+    return manifest
+
+
+def open_v8_data(data: str | Path | None, *, engine: str = "default", task_ids: list[int] | None = None) -> Any:
+    """A V8Shop from a prepared folder (checked, saved index) or a raw catalog file (indexed now)."""
+    from shopsim.simsite.v8.catalog import load_v8_catalog
+    from shopsim.simsite.v8.search import load_index, make_engine
+    from shopsim.simsite.v8.shop import V8Shop, find_v8_catalog
+
+    root = Path(data) if data is not None else None
+    if root is not None and root.is_dir() and (root / MANIFEST).exists():
+        manifest = _read_manifest(root)
+        path = root / PRODUCTS
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        if _sha256(raw) != manifest.get("products_sha256"):
+            raise DataError(f"{path}: checksum differs from {MANIFEST}: the prepared data was altered; prepare it again")
+        catalog = load_v8_catalog(path)
+        index = load_index(root / INDEX_DIR, catalog.products)
+        return V8Shop(catalog, index, task_ids=task_ids)
+    catalog = load_v8_catalog(find_v8_catalog(data))
+    return V8Shop(catalog, make_engine(catalog.products, engine), task_ids=task_ids)

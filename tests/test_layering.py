@@ -1,0 +1,162 @@
+"""Each code folder imports only the layers below it, lazy imports inside functions included.
+
+The layers, bottom up: the shopsim core (``shopsim/*.py``: PageState, actions, links, renderer,
+errors) < ``simsite`` and ``translators`` (siblings: neither imports the other) < ``adapters`` <
+``agents``. The CLI (``shopsim/cli.py``, ``shopsim/commands/``) sits on top and is not checked.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from shopsim.adapters.env import observation
+from shopsim.render import observation as text_observation
+from shopsim.simsite.html import render_html
+from shopsim.simsite.session import ShopSession
+from shopsim.simsite.shop import Shop
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("simsite", "translators", "adapters", "agents")  # installed as shopsim.<folder>
+ALLOWED = {
+    "core": {"core"},
+    "simsite": {"core", "simsite"},
+    "translators": {"core", "translators"},
+    "adapters": {"core", "simsite", "translators", "adapters"},
+    "agents": {"core", "simsite", "translators", "adapters", "agents"},
+}
+
+
+
+def _layer_of_module(name: str) -> str | None:
+    """The layer a ``shopsim.*`` module belongs to; None for other packages."""
+    parts = name.split(".")
+    if parts[0] != "shopsim":
+        return None
+    if len(parts) == 1:
+        return "core"
+    if parts[1] in FOLDERS:
+        return parts[1]
+    if parts[1] in ("cli", "commands"):
+        return "cli"
+    return "core"
+
+
+def _layer_of_file(path: Path) -> str | None:
+    """The layer of a source file; None for the CLI, which is the top layer."""
+    rel = path.relative_to(ROOT)
+    if rel.parts[0] in FOLDERS:
+        return rel.parts[0]
+    if rel.parts[0] == "shopsim" and len(rel.parts) == 2 and rel.name != "cli.py":
+        return "core"
+    return None
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[0] in FOLDERS:
+        parts.insert(0, "shopsim")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
+    """``(line, module)`` for every import in ``source``, at any depth (functions, ``TYPE_CHECKING``).
+
+    ``from shopsim import Y`` yields ``shopsim.Y`` (Y may be a layer), relative imports are resolved
+    against ``package``, and ``importlib.import_module("...")`` / ``__import__("...")`` with
+    a literal count too.
+    """
+    tree = ast.parse(source)
+    package_parts = package.split(".")
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package_parts[: len(package_parts) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            found.append((node.lineno, base))
+            if base == "shopsim":  # ``from shopsim import simsite`` names the layer in the imported name
+                found += [(node.lineno, f"{base}.{a.name}") for a in node.names]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                found.append((node.lineno, node.args[0].value))
+    return found
+
+
+def _sources() -> list[Path]:
+    files = [p for folder in FOLDERS for p in sorted((ROOT / folder).rglob("*.py"))]
+    return files + sorted((ROOT / "shopsim").glob("*.py"))
+
+
+def _violations(path: Path) -> set[tuple[int, str, str]]:
+    """``(line, module, layer)`` for each import of a layer ``path`` must not use."""
+    layer = _layer_of_file(path)
+    if layer is None:
+        return set()
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    return _forbidden(path.read_text(encoding="utf-8"), package, layer)
+
+
+def _forbidden(source: str, package: str, layer: str) -> set[tuple[int, str, str]]:
+    out = set()
+    for line, module in imported_modules(source, package):
+        target = _layer_of_module(module)
+        if target is not None and target not in ALLOWED[layer]:
+            out.add((line, module, target))
+    return out
+
+
+@pytest.mark.parametrize("path", [p for p in _sources() if _layer_of_file(p)], ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_only_lower_layers(path: Path) -> None:
+    rel = path.relative_to(ROOT).as_posix()
+    bad = sorted(_violations(path))
+    layer = _layer_of_file(path)
+    assert not bad, f"{rel} ({layer}) may import only {sorted(ALLOWED[layer])}; it imports " + ", ".join(
+        f"{module} ({target}, line {line})" for line, module, target in bad
+    )
+
+
+def test_checker_sees_lazy_relative_and_dynamic_imports() -> None:
+    source = (
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shopsim import simsite\n"
+        "def f():\n    from ..adapters import env\n    import importlib\n"
+        "    return importlib.import_module('shopsim.agents.report')\n"
+        "from .base import Translator\nfrom shopsim.render import render_simple\n"
+    )
+    layers = {target for _, _, target in _forbidden(source, "shopsim.translators", "translators")}
+    assert layers == {"simsite", "adapters", "agents"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("shopsim.translators.render", "shopsim.render"),
+        ("shopsim.translators.base", "shopsim.actions"),
+        ("shopsim.simsite.html", "shopsim.links"),
+    ],
+)
+def test_old_homes_reexport_moved_names(old: str, new: str) -> None:
+    old_mod, new_mod = importlib.import_module(old), importlib.import_module(new)
+    for name in new_mod.__all__:
+        assert getattr(old_mod, name) is getattr(new_mod, name), f"{old}.{name} is not {new}.{name}"
+        assert name in old_mod.__all__, f"{old}.__all__ lacks {name}"
+
+
+def test_html_observation_is_drawn_above_the_core(bundled_shop: Shop) -> None:
+    state = ShopSession(bundled_shop, bundled_shop.goals[0], "s1").state
+    assert observation(state, "html") == render_html(state)
+    assert observation(state, "text_rich") == text_observation(state, "text_rich")
+    with pytest.raises(ValueError, match=r"shopsim\.adapters\.env\.observation"):
+        text_observation(state, "html")
