@@ -32,6 +32,9 @@ class V8Episode:
         self.mode = task_mode or self.task.task_mode
         if self.mode not in ("standard", "persona"):
             raise ConfigError(f"task_mode {self.mode!r}: use standard or persona")
+        if self.mode == "persona" and self.task.user_persona is None:
+            raise ConfigError(f"task {self.task.task_id} has no persona (on the task or its product): use task_mode standard, or persona tasks only "
+                              "(`shopsim data split` lists them)")
         self.session = V8Session(shop, self.task, max_actions=max_actions,
                                  interaction_mode=interaction_mode)  # type: ignore[arg-type]
         self.instruction = self.task.instruction_for(self.mode)  # type: ignore[arg-type]

@@ -169,6 +169,8 @@ def test_loader_shapes(tmp_path):
     ([{"asin": "1", "title": "x", "instructions": [{"task_id": 1, "instruction": "a"}, {"task_id": 1, "instruction": "b"}]}],
      "is also a task of"),
     ([{"asin": "1", "title": "x", "user_persona": "someone"}], "field 'user_persona'"),
+    ([{"asin": "1", "title": "x", "instructions": [{"task_id": 1, "instruction": "a", "task_mode": "persona"}]}],
+     "'persona' but neither"),
 ])
 def test_loader_errors_name_record_and_field(records, message):
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -4,47 +4,30 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
-from shopsim.errors import ConfigError, DataError
+from shopsim.errors import ConfigError
 
-__all__ = ["find_catalog_file", "register"]
-
-
-def find_catalog_file(data: str) -> Path:
-    """``--data`` as a catalog file: the file itself, or the one ``products*.json[.gz]`` in a folder."""
-    p = Path(data)
-    if p.is_dir():
-        found = sorted(p.glob("products*.json")) + sorted(p.glob("products*.json.gz"))
-        if len(found) != 1:
-            what = "no products*.json[.gz]" if not found else f"{len(found)} products*.json[.gz] files"
-            raise DataError(f"--data {data}: folder has {what}; name the catalog file")
-        return found[0]
-    if not p.exists():
-        raise DataError(f"--data {data}: no such file or folder")
-    return p
+__all__ = ["register"]
 
 
 def cmd_search_eval(args: argparse.Namespace) -> int:
     """Evaluate the v8 index with both oracle queries and print a table (or JSON)."""
     if args.profile != "shopsim-v8":
         raise ConfigError(f"search-eval is for the shopsim-v8 profile (got --profile {args.profile})")
-    from shopsim.simsite.v8.catalog import load_v8_catalog
-    from shopsim.simsite.v8.search import make_engine
-    from shopsim.simsite.v8.search_eval import evaluate_search, parse_task_spec
+    from shopsim.simsite.v8.search_eval import evaluate_search
+    from shopsim.simsite.v8.shop import V8Shop
 
-    catalog = load_v8_catalog(find_catalog_file(args.data))
-    task_ids = parse_task_spec(args.goals, catalog) if args.goals else None
     t0 = time.perf_counter()
-    engine = make_engine(catalog.products, args.engine)
+    shop = V8Shop.load(args.data, engine=args.engine)  # a prepared folder brings its saved index
+    task_ids = [shop.goal(i).task_id for i in shop.goal_indices(args.goals)] if args.goals else None
     t1 = time.perf_counter()
-    rep = evaluate_search(catalog, engine, task_ids)
+    rep = evaluate_search(shop.catalog, shop.search_engine, task_ids)
     t2 = time.perf_counter()
     if args.json:
         print(rep.model_dump_json(exclude=None if args.per_task else {"gold_ranks"}))
         return 0
     print(f"shopsim search-eval: {rep.tasks} tasks on {rep.products} products; engine {rep.engine}; "
-          f"{rep.search_version}; index {t1 - t0:.1f} s, queries {t2 - t1:.1f} s")
+          f"{rep.search_version}; load + index {t1 - t0:.1f} s, queries {t2 - t1:.1f} s")
     print(f"  {'oracle query':<20} {'Recall@1':>9} {'Recall@20':>10} {'Recall@150':>11} {'MRR@150':>8}")
     for row in rep.rows:
         print(f"  {row.query_kind:<20} {100 * row.recall_at_1:>8.2f}% {100 * row.recall_at_20:>9.2f}% "
@@ -61,8 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     se = sub.add_parser("search-eval", help="v8 search quality: gold-product Recall@1/20/150 and MRR@150")
     se.add_argument("--profile", default="shopsim-v8", choices=["shopsim-v8", "webshop"],
                     help="only shopsim-v8 has this check (default: shopsim-v8)")
-    se.add_argument("--data", required=True, help="a v8 catalog (.json/.json.gz) or a folder with one products*.json[.gz]")
-    se.add_argument("--goals", default=None, help="task ids 'ID,ID' or task-list positions 'A:B' (default: all tasks)")
+    se.add_argument("--data", default=None,
+                    help="a v8 catalog (.json/.json.gz) or a prepared folder (default: the bundled v8 catalog)")
+    se.add_argument("--goals", default=None,
+                    help="'A:B', 'N', 'A,B,C' (task positions), 'task:ID,ID' or 'splits.json:NAME' (default: all)")
     se.add_argument("--engine", default="default", choices=["default", "fts5", "numpy"])
     se.add_argument("--per-task", action="store_true", help="list (or, with --json, include) each task's gold ranks")
     se.add_argument("--json", action="store_true")

@@ -372,6 +372,8 @@ def _task(rec: Any, product: V8Product, at: str) -> V8Task:
         raise DataError(f"{at}: field 'task_mode': expected 'standard' or 'persona', got {mode!r}"[:300])
     if mode is None:
         mode = "persona" if persona is not None and simple else "standard"
+    elif mode == "persona" and persona is None:
+        raise DataError(f"{at}: field 'task_mode': 'persona' but neither the task nor its product has a user_persona")
     return V8Task(task_id=tid, asin=product.asin, instruction=instruction, instruction_simple=simple,
                   attributes=[a.strip() for a in attrs if a.strip()], options=options, price_upper=budget,
                   user_persona=persona, task_mode=mode)

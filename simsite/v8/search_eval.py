@@ -16,7 +16,7 @@ from shopsim.errors import ConfigError
 from shopsim.simsite.v8.catalog import V8Catalog
 from shopsim.simsite.v8.search import RESULTS_N, SEARCH_VERSION, V8SearchEngine
 
-__all__ = ["QueryKindStats", "SearchEvalReport", "evaluate_search", "parse_task_spec"]
+__all__ = ["QueryKindStats", "SearchEvalReport", "evaluate_search"]
 
 
 class QueryKindStats(BaseModel):
@@ -80,28 +80,3 @@ def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequen
         search_version=SEARCH_VERSION, engine=engine.kind, products=len(catalog.products), tasks=len(tasks),
         simple=_stats("instruction_simple", [s for s, _ in ranks.values()]),
         full=_stats("instruction", [f for _, f in ranks.values()]), gold_ranks=ranks)
-
-
-def parse_task_spec(spec: str, catalog: V8Catalog) -> list[int]:
-    """``'3538,5102'`` (task ids) and ``'0:100'`` (positions in the task list, end excluded) -> task ids."""
-    ids = catalog.task_ids
-    out: list[int] = []
-    for part in (p.strip() for p in spec.split(",")):
-        try:
-            if ":" in part:
-                a, b = part.split(":", 1)
-                lo = int(a) if a.strip() else 0
-                hi = int(b) if b.strip() else len(ids)
-                if lo < 0 or hi < lo:
-                    raise ValueError(part)
-                out.extend(ids[lo:hi])
-            else:
-                out.append(int(part))
-        except ValueError as exc:
-            raise ConfigError(f"bad --goals {spec!r}: use task ids 'ID,ID' or list positions 'A:B'") from exc
-    unknown = [t for t in out if catalog.task(t) is None]
-    if unknown:
-        raise ConfigError(f"--goals: unknown task id {unknown[0]} (the catalog has {len(ids)} tasks)")
-    if not out:
-        raise ConfigError(f"--goals {spec!r} selects no tasks (the catalog has {len(ids)} tasks)")
-    return list(dict.fromkeys(out))
