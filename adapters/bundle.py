@@ -27,27 +27,39 @@ becomes ``/itm/<id>``.
 
 Loading (``Bundle.load``) validates the manifest, checks every page's SHA-256, and refuses any path
 that leaves the bundle folder (absolute paths, ``..``, symlinks pointing outside): a bundle is data
-from elsewhere and must not make us read arbitrary files.
+from elsewhere and must not make us read arbitrary files. Its work is bounded too: only regular
+files are opened (a FIFO, device or folder in their place is refused before it could block), the
+manifest must say ``version`` 1 and hold at most ``MAX_BUNDLE_STEPS`` steps, and each page may be at
+most ``MAX_PAGE_BYTES`` (all pages together ``MAX_BUNDLE_BYTES``). Every problem is a
+:class:`BundleError` naming the file, and for the manifest the field.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import stat
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from shopsim.errors import SourceError
+from shopsim.errors import DataError, SourceError
+from shopsim.translators.guard import MAX_PAGE_BYTES, file_kind, read_regular_file
 
 __all__ = [
     "BUNDLE_FORMAT",
     "BUNDLE_VERSION",
+    "MAX_BUNDLE_BYTES",
+    "MAX_BUNDLE_STEPS",
+    "MAX_MANIFEST_BYTES",
+    "MAX_PAGE_BYTES",
     "Bundle",
+    "BundleError",
     "BundleManifest",
     "BundleStep",
     "BundleWriter",
@@ -59,6 +71,17 @@ BUNDLE_FORMAT = "shopsim-bundle"
 BUNDLE_VERSION = 1
 MANIFEST = "manifest.json"
 HAR_NAME = "session.har"
+#: Steps in one manifest: a recorded session is tens of steps (an episode is 15 by default).
+MAX_BUNDLE_STEPS = 2_000
+#: ``manifest.json`` size: 2,000 steps of about 1 KB each fit four times over.
+MAX_MANIFEST_BYTES = 8_000_000
+#: All page files together (each at most ``MAX_PAGE_BYTES``, 20 MB): the pages are held in memory.
+MAX_BUNDLE_BYTES = 256_000_000
+
+
+class BundleError(DataError, SourceError):
+    """A bundle that cannot be loaded: malformed (a DataError naming the file and field) and a
+    replay source that cannot deliver its pages (a SourceError), so callers catching either see it."""
 
 _TRACKING = frozenset({"ref", "ref_", "qid", "sr", "crid", "sprefix", "_trksid", "_trkparms", "hash", "psc",
                        "th", "spla", "_encoding"})
@@ -69,11 +92,18 @@ _PAGE_NAME = re.compile(r"^pages/\d{3,6}\.html$")
 
 
 def normalize_url(url: str) -> str:
-    """The lookup key of a URL: tracking noise dropped so re-resolved links find their recording."""
-    parts = urlsplit(url.strip())
+    """The lookup key of a URL: tracking noise dropped so re-resolved links find their recording.
+
+    A URL Python cannot split (a bad IPv6 host or port) is its own key, stripped: it then matches
+    only itself instead of raising in the middle of a replay.
+    """
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return url.strip()
     scheme = parts.scheme.lower()
     host = (parts.hostname or "").lower()
-    port = parts.port
     if port is not None and not ((scheme == "http" and port == 80) or (scheme == "https" and port == 443)):
         host = f"{host}:{port}"
     path = parts.path or "/"
@@ -124,7 +154,7 @@ class BundleStep(BaseModel):
 
 
 class BundleManifest(BaseModel):
-    """``manifest.json``: the session's metadata and its steps in order."""
+    """``manifest.json``: the session's metadata and its steps in order (read in strict mode)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -138,30 +168,82 @@ class BundleManifest(BaseModel):
     recorder: str | None = None
     steps: list[BundleStep] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _ordered(self) -> BundleManifest:
-        for i, step in enumerate(self.steps):
+    @field_validator("version")
+    @classmethod
+    def _supported(cls, version: int) -> int:
+        if version != BUNDLE_VERSION:
+            raise ValueError(f"bundle version {version} is not the one this shopsim reads ({BUNDLE_VERSION})")
+        return version
+
+    @field_validator("steps")
+    @classmethod
+    def _ordered(cls, steps: list[BundleStep]) -> list[BundleStep]:
+        if len(steps) > MAX_BUNDLE_STEPS:
+            raise ValueError(f"{len(steps):,} steps; a bundle holds at most {MAX_BUNDLE_STEPS:,}")
+        for i, step in enumerate(steps):
             if step.index != i:
                 raise ValueError(f"steps must be numbered 0, 1, 2, ... in order; step {i} says index {step.index}")
-        if self.version > BUNDLE_VERSION:
-            raise ValueError(f"bundle version {self.version} is newer than this shopsim reads ({BUNDLE_VERSION})")
-        return self
+        return steps
 
 
 def _inside(root: Path, rel: str, what: str) -> Path:
-    """``root/rel`` after refusing absolute paths, '..' and symlinks that leave ``root``."""
+    """``root/rel`` after refusing absolute paths, '..', symlinks that leave ``root`` and non-files."""
     pure = PurePosixPath(rel)
-    if not rel or pure.is_absolute() or "\\" in rel or ":" in rel or any(p == ".." for p in pure.parts):
-        raise SourceError(f"bundle {root}: {what} path {rel!r} must be a plain relative path inside the bundle")
+    if (not rel or pure.is_absolute() or "\\" in rel or ":" in rel or "\x00" in rel
+            or any(p == ".." for p in pure.parts)):
+        raise BundleError(f"bundle {root}: {what} path {rel!r} must be a plain relative path inside the bundle")
     path = root / Path(*pure.parts)
     try:
         resolved = path.resolve(strict=True)
     except (OSError, RuntimeError) as exc:
-        raise SourceError(f"bundle {root}: {what} file {rel} is missing ({exc.__class__.__name__}); "
+        raise BundleError(f"bundle {root}: {what} file {rel} is missing ({exc.__class__.__name__}); "
                           "re-record the bundle or restore the file") from exc
     if not resolved.is_relative_to(root.resolve()):
-        raise SourceError(f"bundle {root}: {what} {rel} resolves outside the bundle (to {resolved}); refusing to read it")
+        raise BundleError(f"bundle {root}: {what} {rel} resolves outside the bundle (to {resolved}); refusing to read it")
+    try:
+        mode = os.stat(resolved).st_mode
+    except OSError as exc:
+        raise BundleError(f"bundle {root}: cannot read {what} {rel}: {exc.strerror or exc}") from exc
+    if not stat.S_ISREG(mode):
+        raise BundleError(f"bundle {root}: {what} {rel} is {file_kind(mode)}, not a regular file; refusing to open it")
     return resolved
+
+
+def _read(root: Path, rel: str, what: str, limit: int) -> bytes:
+    """The bytes of a regular file inside the bundle, at most ``limit`` of them."""
+    path = _inside(root, rel, what)
+    try:
+        return read_regular_file(path, limit)
+    except OSError as exc:
+        raise BundleError(f"bundle {root}: cannot read {what} {rel}: {exc.strerror or exc}") from exc
+
+
+def _check_manifest(mpath: Path, raw: bytes) -> None:
+    """Refuse what strict validation would report vaguely or only after much work: not JSON, another
+    format or version, too many steps."""
+    try:
+        doc: Any = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        reason = str(exc) if isinstance(exc, ValueError) else "nested too deeply"
+        raise BundleError(f"{mpath}: not a JSON manifest ({reason})") from exc
+    if not isinstance(doc, dict):
+        raise BundleError(f"{mpath}: invalid manifest: expected a JSON object, got {type(doc).__name__}")
+    for field, expected in (("format", BUNDLE_FORMAT), ("version", BUNDLE_VERSION)):
+        value = doc.get(field, "(missing)")
+        if type(value) is not type(expected) or value != expected:
+            raise BundleError(f"{mpath}: invalid manifest at '{field}': {_short(value)}; "
+                              f"this shopsim reads {field} {expected!r} only")
+    steps = doc.get("steps")
+    if isinstance(steps, list) and len(steps) > MAX_BUNDLE_STEPS:
+        raise BundleError(f"{mpath}: invalid manifest at 'steps': {len(steps):,} steps; "
+                          f"a bundle holds at most {MAX_BUNDLE_STEPS:,}")
+
+
+def _short(value: object) -> str:
+    """A value for a one-line message."""
+    text = value if value == "(missing)" else repr(value)
+    text = " ".join(str(text).split())
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class Bundle:
@@ -176,27 +258,40 @@ class Bundle:
 
     @classmethod
     def load(cls, path: str | Path) -> Bundle:
-        """Read and validate a bundle folder; raises SourceError naming the bad file."""
+        """Read and validate a bundle folder; raises BundleError naming the bad file (and field).
+
+        Bounded: only regular files inside the folder are opened, the manifest is at most
+        ``MAX_MANIFEST_BYTES`` with at most ``MAX_BUNDLE_STEPS`` steps, each page at most
+        ``MAX_PAGE_BYTES`` and all pages together at most ``MAX_BUNDLE_BYTES``.
+        """
         root = Path(path)
         if not root.is_dir():
-            raise SourceError(f"bundle {root} is not a folder (expected one with {MANIFEST} and pages/)")
-        mpath = _inside(root, MANIFEST, "manifest")
+            raise BundleError(f"bundle {root} is not a folder (expected one with {MANIFEST} and pages/)")
+        mpath = root / MANIFEST
+        raw = _read(root, MANIFEST, "manifest", MAX_MANIFEST_BYTES)
+        _check_manifest(mpath, raw)
         try:
-            manifest = BundleManifest.model_validate_json(mpath.read_bytes())
+            manifest = BundleManifest.model_validate_json(raw, strict=True)
         except ValidationError as exc:
             err = exc.errors()[0]
-            loc = ".".join(map(str, err["loc"]))
-            raise SourceError(f"{mpath}: invalid manifest at '{loc}': {err['msg']}") from exc
+            loc = ".".join(map(str, err["loc"])) or "(top level)"
+            raise BundleError(f"{mpath}: invalid manifest at '{loc}': {' '.join(err['msg'].split())}") from exc
         pages: dict[int, bytes] = {}
+        total = 0
         for step in manifest.steps:
             if step.kind != "load":
                 continue
             assert step.page is not None and step.sha256 is not None
             if not _PAGE_NAME.match(step.page):
-                raise SourceError(f"{mpath}: step {step.index}: page {step.page!r} is not of the form pages/NNN.html")
-            data = _inside(root, step.page, "page").read_bytes()
+                raise BundleError(f"{mpath}: invalid manifest at 'steps.{step.index}.page': {_short(step.page)} "
+                                  "is not of the form pages/NNN.html")
+            data = _read(root, step.page, "page", MAX_PAGE_BYTES)
+            total += len(data)
+            if total > MAX_BUNDLE_BYTES:
+                raise BundleError(f"bundle {root}: its pages exceed {MAX_BUNDLE_BYTES:,} bytes together "
+                                  f"(at step {step.index}); split the session into smaller bundles")
             if sha256_hex(data) != step.sha256:
-                raise SourceError(f"bundle {root}: {step.page} does not match its SHA-256 in {MANIFEST} "
+                raise BundleError(f"bundle {root}: {step.page} does not match its SHA-256 in {MANIFEST} "
                                   f"(step {step.index}); the file was changed after recording — re-record it")
             pages[step.index] = data
         har = _inside(root, manifest.har, "HAR") if manifest.har else None
@@ -227,6 +322,9 @@ class BundleWriter:
         self._pages = 0
 
     def _step(self, **fields: object) -> BundleStep:
+        if len(self.manifest.steps) >= MAX_BUNDLE_STEPS:
+            raise SourceError(f"{self.root}: a bundle holds at most {MAX_BUNDLE_STEPS:,} steps; "
+                              "record the rest of the session into a new bundle")
         step = BundleStep(index=len(self.manifest.steps), timestamp=datetime.now(UTC), **fields)  # type: ignore[arg-type]
         self.manifest.steps.append(step)
         return step

@@ -52,7 +52,11 @@ def navigation_url(state: PageState, nav: Navigation) -> str | None:
 
 
 class ReplaySource:
-    """Serve a bundle offline: ``reset() -> PageState``, ``step(action) -> (state, reward, done, truncated)``."""
+    """Serve a bundle offline: ``reset() -> PageState``, ``step(action) -> (state, reward, done, truncated)``.
+
+    A bundle given as a path is read with ``Bundle.load``: a malformed one raises ``BundleError`` (a
+    DataError and a SourceError) at once, and nothing in it (a FIFO, a huge page) can block the replay.
+    """
 
     def __init__(
         self,

@@ -2,7 +2,8 @@
 
 Each worker process builds its own shop, page source (and browser) and runs a slice of the goals.
 Every step goes to ``traces.jsonl``; every finished episode to ``episodes.jsonl`` as soon as it ends
-(which makes a run resumable: goals already there are skipped, even after a crash); at the end
+(which makes a run resumable: goals already there are skipped, even after a crash; what resuming
+drops and reruns is reported on stderr and in ``summary.json``'s ``"resume"``); at the end
 ``episodes.jsonl`` is rewritten in goal order (so equal runs give equal files), ``summary.json``
 holds the metrics with bootstrap intervals (``agents.metrics``) and ``report.html`` shows them.
 """
@@ -13,10 +14,12 @@ import json
 import os
 import sys
 import time
+from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Literal, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TextIO
 
 from pydantic import BaseModel
 
@@ -25,8 +28,10 @@ from shopsim.agents.base import PolicyFailure
 from shopsim.agents.evaluate import EpisodeResult, Summary
 from shopsim.agents.metrics import compute_metrics
 from shopsim.errors import ConfigError
-from shopsim.simsite.server import ServerThread, serve_shop
 from shopsim.simsite.shop import Shop, ShopConfig
+
+if TYPE_CHECKING:
+    from shopsim.simsite.server import ServerThread
 
 __all__ = ["ADAPTERS", "EvalConfig", "run_eval", "start_server"]
 
@@ -59,7 +64,9 @@ class EvalConfig(BaseModel):
 
 
 def start_server(shop: Shop) -> ServerThread:
-    """Serve ``shop`` on 127.0.0.1 for the duration of a ``with`` block."""
+    """Serve ``shop`` on 127.0.0.1 for the duration of a ``with`` block (uvicorn is imported only here)."""
+    from shopsim.simsite.server import serve_shop
+
     return serve_shop(shop)
 
 
@@ -209,19 +216,45 @@ class _Progress:
             self.stream.flush()
 
 
-def _read_episodes(path: Path) -> dict[int, dict[str, Any]]:
-    """Finished episodes by goal; a torn last line (a killed run) is ignored and rerun."""
+def _lines(path: Path) -> Iterator[tuple[bytes, bool]]:
+    """The lines of ``path``, each with whether it is the file's unterminated last line (a torn write)."""
+    data = path.read_bytes()
+    lines = data.splitlines()
+    for i, line in enumerate(lines):
+        yield line, i == len(lines) - 1 and not data.endswith((b"\n", b"\r"))
+
+
+def _record(line: bytes, keys: tuple[str, ...]) -> dict[str, Any] | None:
+    """``line`` as a JSON object whose ``keys`` are integers, else None (the line is dropped)."""
+    try:
+        rec = json.loads(line.decode("utf-8"))
+    except ValueError:  # UnicodeDecodeError included
+        return None
+    if not isinstance(rec, dict):
+        return None
+    if not all(isinstance(rec.get(k), int) and not isinstance(rec.get(k), bool) for k in keys):
+        return None
+    return rec
+
+
+def _read_episodes(path: Path, dropped: Counter[str] | None = None) -> dict[int, dict[str, Any]]:
+    """Finished episodes by goal (the last record of a goal wins).
+
+    Every other line is dropped and counted in ``dropped``: ``truncated`` (the unterminated last
+    line a killed run leaves), ``garbage`` (anything else that is not an episode record, blank
+    lines included) and ``duplicate`` (an earlier record of a goal recorded again).
+    """
+    dropped = Counter() if dropped is None else dropped
     finished: dict[int, dict[str, Any]] = {}
     if path.exists():
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
+        for line, torn in _lines(path):
+            rec = _record(line, ("goal_index",))
+            if rec is None:
+                dropped["truncated" if torn and line.strip() else "garbage"] += 1
                 continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(rec, dict) and "goal_index" in rec:
-                finished[int(rec["goal_index"])] = rec
+            if rec["goal_index"] in finished:
+                dropped["duplicate"] += 1
+            finished[rec["goal_index"]] = rec
     return finished
 
 
@@ -274,18 +307,50 @@ def _run_todo(cfg: EvalConfig, todo: list[int], ep_file: TextIO, finished: dict[
         drain()
 
 
+def _resume_note(out: Path, resume: dict[str, Any]) -> str:
+    """One line that says what resuming ``out`` kept, dropped and reruns."""
+    def counts(what: dict[str, int]) -> str:
+        return ", ".join(f"{n} {reason}" for reason, n in what.items() if n) or "none"
+
+    rerun = f" ({resume['episodes_rerun']} interrupted, rerun from the start)" if resume["episodes_rerun"] else ""
+    return (f"shopsim eval: resuming {out}: {resume['episodes_done']} episodes already done, "
+            f"{resume['episodes_run_now']} to run now{rerun}; dropped episodes.jsonl lines: "
+            f"{counts(resume['episode_lines_dropped'])}; dropped trace lines: {counts(resume['trace_lines_dropped'])}")
+
+
 def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str, Any]]:
-    """Run (or resume) an evaluation and write its files; returns the summary and extra figures."""
+    """Run (or resume) an evaluation and write its files; returns the summary and extra figures.
+
+    Resuming a run folder keeps its finished episodes and drops what a killed or damaged run left
+    behind (torn or garbage lines, duplicates, steps of unfinished episodes). What was dropped and
+    what runs now goes to ``extra["resume"]`` and ``summary.json``'s ``"resume"`` and, with
+    ``progress``, one line on stderr: repairs are never silent.
+    """
     from shopsim.agents.report import write_report
 
     out = Path(cfg.out)
-    (out / "screenshots").mkdir(parents=True, exist_ok=True)
     episodes_path = out / "episodes.jsonl"
-    finished = _read_episodes(episodes_path)
+    resuming = episodes_path.exists() or any(out.glob("traces*.jsonl"))
+    (out / "screenshots").mkdir(parents=True, exist_ok=True)
+    episode_drops: Counter[str] = Counter()
+    trace_drops: Counter[str] = Counter()
+    unfinished: set[int] = set()
+    finished = _read_episodes(episodes_path, episode_drops)
     if episodes_path.exists():  # normalise: a torn last line must not swallow the next record
         _write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
-    _merge_traces(out, keep=set(finished))  # drop steps of episodes a killed run left unfinished
+    # Drop steps of episodes a killed run left unfinished (they are rerun from the start).
+    _merge_traces(out, keep=set(finished), dropped=trace_drops, unfinished=unfinished, always=resuming)
     todo = [g for g in dict.fromkeys(cfg.goals) if g not in finished]
+    resume: dict[str, Any] | None = None
+    if resuming:
+        resume = {
+            "episodes_done": len(dict.fromkeys(cfg.goals)) - len(todo), "episodes_run_now": len(todo),
+            "episodes_rerun": len(unfinished.intersection(todo)),
+            "episode_lines_dropped": {k: episode_drops[k] for k in ("truncated", "garbage", "duplicate")},
+            "trace_lines_dropped": {k: trace_drops[k] for k in ("truncated", "garbage", "unfinished", "duplicate")},
+        }
+        if progress:
+            print(_resume_note(out, resume), file=sys.stderr, flush=True)
     (out / "config.json").write_text(cfg.model_dump_json(indent=2))
     t0 = time.perf_counter()
     bar = _Progress(len(todo), progress)
@@ -303,7 +368,7 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     finally:
         bar.close()
     elapsed = time.perf_counter() - t0
-    _merge_traces(out, keep=set(finished))
+    _merge_traces(out, keep=set(finished), dropped=trace_drops)
     _write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
     records = [finished[g] for g in dict.fromkeys(cfg.goals) if g in finished]
     metrics = compute_metrics(records)
@@ -318,34 +383,47 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
                      terminations=metrics.terminations)
+    if resume is not None:  # with anything the final merge dropped (nothing, unless a worker misbehaved)
+        resume["trace_lines_dropped"] = {k: trace_drops[k] for k in resume["trace_lines_dropped"]}
+        extra["resume"] = resume
     _write_atomic(out / "summary.json", json.dumps({**head, **extra}, indent=2))
     extra["report"] = str(write_report(out))
     return summary, extra
 
 
-def _merge_traces(out: Path, keep: set[int] | None = None) -> None:
+def _merge_traces(out: Path, keep: set[int] | None = None, dropped: Counter[str] | None = None,
+                  unfinished: set[int] | None = None, always: bool = False) -> None:
     """Fold per-worker trace parts into ``traces.jsonl`` (sorted by goal and step, deterministic).
 
-    With ``keep``, steps of other goals (episodes a killed run never finished) are dropped.
+    With ``keep``, steps of other goals (episodes a killed run never finished) are dropped and their
+    goals added to ``unfinished``. Every dropped line is counted in ``dropped``: ``truncated``,
+    ``garbage``, ``unfinished`` or ``duplicate`` (a goal's step seen twice). Without parts the files
+    are only read when ``always`` (to check a resumed run's ``traces.jsonl``).
     """
+    dropped = Counter() if dropped is None else dropped
     parts = sorted(out.glob("traces.part*.jsonl"))
-    if not parts:
+    if not parts and not (always and (out / "traces.jsonl").exists()):
         return
     rows = []
     for part in [out / "traces.jsonl", *parts]:
         if part.exists():
-            for line in part.read_text(encoding="utf-8").splitlines():
-                try:
-                    row = json.loads(line) if line.strip() else None
-                except json.JSONDecodeError:
-                    row = None
-                if row is not None and (keep is None or row.get("goal_index") in keep):
+            for line, torn in _lines(part):
+                row = _record(line, ("goal_index", "step"))
+                if row is None:
+                    dropped["truncated" if torn and line.strip() else "garbage"] += 1
+                elif keep is not None and row["goal_index"] not in keep:
+                    dropped["unfinished"] += 1
+                    if unfinished is not None:
+                        unfinished.add(row["goal_index"])
+                else:
                     rows.append(row)
     rows.sort(key=lambda r: (r["goal_index"], r["step"]))
     seen, unique = set(), []
     for r in rows:
         key = (r["goal_index"], r["step"])
-        if key not in seen:
+        if key in seen:
+            dropped["duplicate"] += 1
+        else:
             seen.add(key)
             unique.append(r)
     _write_atomic(out / "traces.jsonl", "".join(json.dumps(r) + "\n" for r in unique))

@@ -6,7 +6,9 @@ import argparse
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from shopsim.errors import ShopsimError
 
@@ -25,9 +27,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_show_python_warning = warnings.showwarning
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None, **_: Any) -> None:
+    """Our own warnings (e.g. duplicate ASINs skipped) as one line, like errors; others as Python shows them."""
+    if category.__module__.split(".")[0] == "shopsim":
+        print(f"shopsim: warning: {message}", file=file or sys.stderr)
+    else:
+        _show_python_warning(message, category, filename, lineno, file, line)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``shopsim`` console script."""
     args = build_parser().parse_args(argv)
+    warnings.showwarning = _show_warning
     try:
         return int(args.func(args))
     except ShopsimError as exc:

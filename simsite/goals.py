@@ -9,6 +9,7 @@ right before building its env.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import defaultdict
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.loader import iter_jsonl, load_json
+from shopsim.simsite.loader import iter_jsonl, load_json, parse_number, short_repr
 from shopsim.simsite.models import Goal, Product
 
 __all__ = [
@@ -125,27 +126,40 @@ def shuffle_goals(goals: list[Goal]) -> list[Goal]:
 
 
 def load_goal_file(path: str | Path) -> list[Goal]:
-    """Load an explicit goal list from JSONL (fields as in WebShop's goal dicts), in file order."""
+    """Load an explicit goal list from JSONL (fields as in WebShop's goal dicts), in file order.
+
+    Fields are validated strictly (no ``"30"`` or ``true`` for a number, no number for a string),
+    and ``price_upper`` and ``weight`` must be finite and not negative: a goal file is written by
+    a program, so a loose value is a bug to report, not to coerce.
+    """
     goals = []
     for n, rec in iter_jsonl(Path(path)):
         rec = {k: v for k, v in rec.items() if k in Goal.model_fields}
         try:
-            goals.append(Goal(**rec))
+            goal = Goal.model_validate(rec, strict=True)
         except ValidationError as exc:
             err = exc.errors()[0]
             raise DataError(f"{path}: line {n}: field '{'.'.join(map(str, err['loc']))}': {err['msg']}") from exc
+        for field in ("price_upper", "weight"):
+            value = getattr(goal, field)
+            if not math.isfinite(value) or value < 0:
+                raise DataError(f"{path}: line {n}: field '{field}': {value!r} is not a finite non-negative number")
+        goals.append(goal)
+    if not goals:
+        raise DataError(f"{path}: no goals in this file (expected one JSON object per line)")
     return goals
 
 
 def load_price_file(path: str | Path) -> dict[str, float]:
-    """Load ``{asin: price}`` (the prices a run assigned), e.g. ``product_prices_seed0.json``."""
+    """Load ``{asin: price}`` (the prices a run assigned), e.g. ``product_prices_seed0.json``.
+
+    A price may be a number or a numeric string; it must be finite and not negative.
+    """
     data = load_json(Path(path))
     if not isinstance(data, dict):
-        raise DataError(f"{path}: expected an object mapping ASIN to price")
-    try:
-        return {str(k): float(v) for k, v in data.items()}
-    except (TypeError, ValueError) as exc:
-        raise DataError(f"{path}: every price must be a number: {exc}") from exc
+        raise DataError(f"{path}: expected an object mapping ASIN to price, got {type(data).__name__}")
+    return {asin: parse_number(raw, f"{path}: record {short_repr(asin)}", "price", price=True)
+            for asin, raw in data.items()}
 
 
 def parse_goal_spec(spec: str, n_goals: int) -> list[int]:

@@ -5,6 +5,13 @@ JSON or a dict literal) so WebShop's recorded URLs and HTML clients work unchang
 are read from the raw (still percent-encoded) path, so encoded '/' inside keywords or options
 survives; unencoded odd URLs (as in WebShop's recordings) are split heuristically. Bad input gives
 a 400/404 page that says what is wrong, never a 500.
+
+The JSON API reads bodies through :mod:`shopsim.simsite.json_api` (shared with the v8 service), so
+every ``/api/`` error, a 500 included, is JSON ``{"error": message, "code": code}`` (``detail`` on
+422): 400 malformed JSON or an unknown goal, 404 unknown session or endpoint, 405 wrong method, 410
+expired session, 413 a body over ``MAX_BODY_BYTES``, 415 a Content-Type that is not JSON, 422 a
+body that is JSON but invalid (integers must be JSON integers; actions at most ``MAX_ACTION_CHARS``
+characters), 429 too many open sessions.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -32,6 +39,16 @@ from shopsim.links import index_path, results_path
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite import urls
 from shopsim.simsite.html import render_error, render_html
+from shopsim.simsite.json_api import (
+    BODY_ERROR_DOCS,
+    MAX_ACTION_CHARS,
+    BodyErrorCode,
+    ClientError,
+    Handler,
+    check_content_length,
+    json_error_handlers,
+    read_json_body,
+)
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.session import SUB_PAGES, ShopSession
 from shopsim.simsite.shop import Shop
@@ -44,7 +61,6 @@ __all__ = [
     "StepResponse",
     "create_app",
     "openapi_spec",
-    "serve",
 ]
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -56,7 +72,12 @@ SPLITS = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
 
 # ---- JSON API models ------------------------------------------------------------------------
 class CreateSession(BaseModel):
-    """Open a session: ``goal`` (absolute, or within ``split``) or a seeded draw when null."""
+    """Open a session: ``goal`` (absolute, or within ``split``) or a seeded draw when null.
+
+    Strict, so ``1.0``, ``true`` or ``"3"`` is not a goal, seed or step limit (422, not a guess).
+    """
+
+    model_config = ConfigDict(strict=True)
 
     goal: int | None = None
     split: Literal["test", "eval", "train"] | None = None
@@ -69,7 +90,7 @@ class CreateSession(BaseModel):
 class StepRequest(BaseModel):
     """One action string, e.g. ``search[red shoes]`` or ``click[buy now]``."""
 
-    action: str = Field(max_length=10_000)
+    action: str = Field(max_length=MAX_ACTION_CHARS)
 
 
 class SessionCreated(BaseModel):
@@ -99,9 +120,16 @@ class SessionObservation(BaseModel):
     page_state: dict[str, Any]
 
 
+#: The shared body and handler codes (json_api) plus this API's own.
+ErrorCode = Literal[BodyErrorCode, "invalid_goal", "unknown_session", "session_expired", "too_many_sessions"]
+
+
 class ErrorBody(BaseModel):
+    """Every ``/api/`` error: a message for people (``error``, kept from before codes) and a stable ``code``."""
+
     error: str
-    detail: Any = None
+    code: ErrorCode
+    detail: Any = Field(default=None, description="For invalid_body: pydantic's list of validation errors.")
 
 
 # ---- state ------------------------------------------------------------------------------------
@@ -133,7 +161,7 @@ class _AppState:
         while len(self.expired) > 100_000:
             self.expired.popitem(last=False)
 
-    def lease(self, sid: str) -> _Lease | Response:
+    def lease(self, sid: str) -> _Lease:
         lease = self.leases.get(sid)
         now = time.monotonic()
         if lease is not None and now - lease.last_used > self.ttl:
@@ -142,8 +170,9 @@ class _AppState:
             lease = None
         if lease is None:
             if sid in self.expired:
-                return _json_error(410, f"session {sid} expired after {self.ttl:g}s idle; open a new one")
-            return _json_error(404, f"unknown session {sid}")
+                raise ClientError(410, "session_expired",
+                                  f"session {sid[:80]} expired after {self.ttl:g}s idle; open a new one")
+            raise ClientError(404, "unknown_session", f"unknown session {sid[:80]}")
         lease.last_used = now
         return lease
 
@@ -166,10 +195,6 @@ class _AppState:
         if sid.isdigit():
             return int(sid)
         return self.shop.draw_goal_index(random.Random(f"{self.seed}:{sid}"))
-
-
-def _json_error(status: int, message: str, detail: Any = None) -> JSONResponse:
-    return JSONResponse(ErrorBody(error=message, detail=detail).model_dump(), status_code=status)
 
 
 def _html_error(status: int, title: str, message: str, sid: str | None = None) -> HTMLResponse:
@@ -296,6 +321,11 @@ def create_app(
         except ConfigError as exc:
             return _html_error(404, "No such goal", str(exc))
         if request.method == "POST":
+            try:
+                check_content_length(request)
+            except ClientError as exc:
+                return _html_error(exc.status, "Request too large" if exc.status == 413 else "Bad request",
+                                   exc.message, sid)
             form = await request.form()
             query = form.get("search_query")
             if isinstance(query, str):
@@ -348,29 +378,20 @@ def create_app(
         rng = random.Random(body.seed)
         return shop.draw_goal_index(rng) if body.split is None else rng.randrange(lo, hi)
 
-    async def read_body(request: Request, model: type[BaseModel]) -> BaseModel | Response:
-        try:
-            raw = await request.body()
-            return model.model_validate_json(raw or b"{}")
-        except ValidationError as exc:
-            return _json_error(422, "invalid request body", exc.errors(include_url=False, include_context=False))
-
     def obs(lease: _Lease) -> str:
         s = lease.session.state
         return render_rich(s) if lease.mode == "text_rich" else render_simple(s)
 
     async def api_create(request: Request) -> Response:
-        body = await read_body(request, CreateSession)
-        if isinstance(body, Response):
-            return body
-        assert isinstance(body, CreateSession)
+        body = await read_json_body(request, CreateSession)
         st.sweep()
         if len(st.leases) >= st.cap:
-            return _json_error(429, f"too many open sessions ({st.cap}); close some or wait for idle ones to expire")
+            raise ClientError(429, "too_many_sessions",
+                              f"too many open sessions ({st.cap}); close some or wait for idle ones to expire")
         try:
             index = pick_goal(body)
         except ConfigError as exc:
-            return _json_error(400, str(exc))
+            raise ClientError(400, "invalid_goal", str(exc)) from None
         sid = uuid.uuid4().hex
         session = ShopSession(shop, shop.goal(index), sid, strict=body.strict, max_steps=body.max_steps,
                               base_url=base_of(request))
@@ -382,12 +403,7 @@ def create_app(
 
     async def api_step(request: Request) -> Response:
         lease = st.lease(request.path_params["sid"])
-        if isinstance(lease, Response):
-            return lease
-        body = await read_body(request, StepRequest)
-        if isinstance(body, Response):
-            return body
-        assert isinstance(body, StepRequest)
+        body = await read_json_body(request, StepRequest)
         r = lease.session.step(body.action)
         s = r.state
         out = StepResponse(observation=obs(lease), reward=r.reward, done=r.done, truncated=r.truncated,
@@ -398,8 +414,6 @@ def create_app(
     async def api_get(request: Request) -> Response:
         sid = request.path_params["sid"]
         lease = st.lease(sid)
-        if isinstance(lease, Response):
-            return lease
         s = lease.session.state
         out = SessionObservation(session_id=sid, observation=obs(lease), valid_actions=s.valid_actions(),
                                  done=lease.session.done, page_state=s.model_dump(mode="json"))
@@ -407,9 +421,7 @@ def create_app(
 
     async def api_delete(request: Request) -> Response:
         sid = request.path_params["sid"]
-        lease = st.lease(sid)
-        if isinstance(lease, Response):
-            return lease
+        st.lease(sid)  # 404 or 410 when there is nothing to close
         del st.leases[sid]
         return Response(status_code=204)
 
@@ -444,17 +456,28 @@ def create_app(
     routes.append(Route("/{session}", index, methods=both))
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        if request.url.path.startswith("/api/"):
-            return _json_error(404, f"no API endpoint {request.method} {request.url.path}")
         return _html_error(404, "Not found", f"no page at {request.url.path[:200]}")
+
+    async def method_not_allowed(request: Request, exc: Exception) -> Response:
+        response = _html_error(405, "Method not allowed", f"{request.method} is not allowed on {request.url.path[:200]}")
+        response.headers["Allow"] = (getattr(exc, "headers", None) or {}).get("Allow", "GET, POST")
+        return response
 
     async def server_error(request: Request, exc: Exception) -> Response:
         return _html_error(500, "Internal error", f"{type(exc).__name__}: {str(exc)[:300]}")
 
-    async def method_not_allowed(request: Request, exc: Exception) -> Response:
-        return _json_error(405, f"{request.method} is not allowed on {request.url.path}")
+    api = json_error_handlers()
 
-    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: method_not_allowed, 500: server_error})
+    def api_or_html(key: int, html: Handler) -> Handler:
+        """JSON errors under ``/api/`` (what API clients parse), HTML pages everywhere else."""
+        async def handler(request: Request, exc: Exception) -> Response:
+            return await (api[key] if request.url.path.startswith("/api/") else html)(request, exc)
+
+        return handler
+
+    handlers = {ClientError: api[ClientError], 404: api_or_html(404, not_found),
+                405: api_or_html(405, method_not_allowed), 500: api_or_html(500, server_error)}
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.shop = shop
     app.state.sessions = st
     return app
@@ -462,7 +485,11 @@ def create_app(
 
 # ---- OpenAPI -------------------------------------------------------------------------------------
 def openapi_spec() -> dict[str, Any]:
-    """A static OpenAPI 3.1 document built from the pydantic models' JSON schemas."""
+    """A static OpenAPI 3.1 document built from the pydantic models' JSON schemas.
+
+    Every error status an operation can answer is listed with its codes, so a client (or a fuzzer
+    reading this document) can tell a documented refusal from a bug.
+    """
     models = [CreateSession, StepRequest, SessionCreated, StepResponse, SessionObservation, ErrorBody]
     schemas: dict[str, Any] = {}
     for m in models:
@@ -473,26 +500,43 @@ def openapi_spec() -> dict[str, Any]:
     def ref(name: str) -> dict[str, Any]:
         return {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
 
-    err = {"description": "error", **ref("ErrorBody")}
+    def err(description: str) -> dict[str, Any]:
+        return {"description": description, **ref("ErrorBody")}
+
+    body = {status: err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
+    wrong_method = err("this method is not allowed on this path (method_not_allowed)")
+    unknown = err("no open session with this id (unknown_session)")
+    expired = err("the session was idle past its TTL (session_expired); open a new one")
     sid = [{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}]
+    json_object = {"content": {"application/json": {"schema": {"type": "object"}}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "shopsim API", "version": "0.1.0",
-                 "description": "Sessions are leases: idle ones expire (410); open sessions are capped (429)."},
+                 "description": "Sessions are leases: idle ones expire (410); open sessions are capped (429). "
+                                "Errors are JSON {error, code, detail?}; no client input gets a 500."},
         "paths": {
-            "/api/sessions": {"post": {"summary": "Open a session", "requestBody": ref("CreateSession"),
-                                       "responses": {"201": {"description": "created", **ref("SessionCreated")},
-                                                     "400": err, "422": err, "429": err}}},
-            "/api/sessions/{sid}/step": {"post": {"summary": "Apply one action", "parameters": sid,
-                                                  "requestBody": ref("StepRequest"),
-                                                  "responses": {"200": {"description": "stepped", **ref("StepResponse")},
-                                                                "404": err, "410": err, "422": err}}},
+            "/api/sessions": {"post": {
+                "summary": "Open a session", "requestBody": {"required": False, **ref("CreateSession")},
+                "responses": {"201": {"description": "created", **ref("SessionCreated")}, **body,
+                              "400": err(BODY_ERROR_DOCS["400"] + "; or a goal outside the split (invalid_goal)"),
+                              "405": wrong_method, "429": err("too many open sessions (too_many_sessions)")}}},
+            "/api/sessions/{sid}/step": {"post": {
+                "summary": "Apply one action", "parameters": sid, "requestBody": {"required": True, **ref("StepRequest")},
+                "responses": {"200": {"description": "stepped", **ref("StepResponse")}, **body,
+                              "404": unknown, "405": wrong_method, "410": expired}}},
             "/api/sessions/{sid}": {
                 "get": {"summary": "Current observation", "parameters": sid,
-                        "responses": {"200": {"description": "ok", **ref("SessionObservation")}, "404": err, "410": err}},
+                        "responses": {"200": {"description": "ok", **ref("SessionObservation")}, "404": unknown,
+                                      "405": wrong_method, "410": expired}},
                 "delete": {"summary": "Close a session", "parameters": sid,
-                           "responses": {"204": {"description": "closed"}, "404": err, "410": err}},
+                           "responses": {"204": {"description": "closed"}, "404": unknown, "405": wrong_method,
+                                         "410": expired}},
             },
+            "/api/health": {"get": {"summary": "Liveness and open sessions",
+                                    "responses": {"200": {"description": "ok", **json_object}}}},
+            "/api/openapi.json": {"get": {"summary": "This document",
+                                          "responses": {"200": {"description": "the OpenAPI 3.1 document",
+                                                                **json_object}}}},
         },
         "components": {"schemas": schemas},
     }
@@ -503,7 +547,9 @@ _DOCS_HTML = """<!DOCTYPE html>
 <link rel="stylesheet" href="/static/style.css"></head><body><div class="container">
 <h1>shopsim JSON API</h1>
 <p>Machine-readable spec: <a href="/api/openapi.json">/api/openapi.json</a>.
-Sessions are leases: idle sessions expire (HTTP 410), open sessions are capped (HTTP 429).</p>
+Sessions are leases: idle sessions expire (HTTP 410), open sessions are capped (HTTP 429).
+Errors are JSON <code>{"error": message, "code": code}</code> (plus <code>detail</code> on 422); bodies must be
+JSON objects sent as <code>application/json</code> (or without a Content-Type); larger than the limit is HTTP 413.</p>
 <table><thead><tr><th>method</th><th>path</th><th>body</th><th>returns</th></tr></thead><tbody>
 <tr><td>POST</td><td>/api/sessions</td><td>{goal, split, seed, mode, strict, max_steps}</td>
 <td>{session_id, goal_index, observation, valid_actions, page_state}</td></tr>
@@ -517,10 +563,3 @@ Sessions are leases: idle sessions expire (HTTP 410), open sessions are capped (
 <code>/item_page/...</code>, <code>/item_sub_page/...</code>, <code>/done/...</code>.</p>
 </div></body></html>
 """
-
-
-def serve(shop: Shop, host: str = "127.0.0.1", port: int = 3000, **app_kw: Any) -> None:
-    """Run the app with uvicorn until interrupted (``shopsim serve``)."""
-    import uvicorn
-
-    uvicorn.run(create_app(shop, **app_kw), host=host, port=port, log_level="info")

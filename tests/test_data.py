@@ -9,7 +9,7 @@ import pytest
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import SPLITS, load_goal_file, parse_goal_spec
-from shopsim.simsite.loader import find_catalog_files, load_products, parse_pricing
+from shopsim.simsite.loader import DataWarning, find_catalog_files, load_products, parse_pricing
 from shopsim.simsite.shop import Shop, ShopConfig
 from tests.conftest import GOLDEN, SMALL, needs_small
 
@@ -81,7 +81,8 @@ def test_malformed_records_name_file_record_and_field(tmp_path: Path) -> None:
 
 def test_loader_applies_webshop_rules(tmp_path: Path) -> None:
     _write(tmp_path, [_product(), _product(), _product(asin="nan"), _product(asin="B00000000099")])
-    products = load_products(find_catalog_files(tmp_path))
+    with pytest.warns(DataWarning, match=r"1 duplicate ASIN skipped \(first wins\): B000000001"):
+        products = load_products(find_catalog_files(tmp_path))
     assert [p.asin for p in products] == ["B000000001"]  # duplicates, 'nan' and long ASINs dropped
     p = products[0]
     assert p.options == {"color": ["red | blue"]}

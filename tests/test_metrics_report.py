@@ -136,20 +136,40 @@ def test_eval_writes_summary_with_intervals_and_report(tmp_path: Path):
     assert extra["report"] == str(out / "report.html")
 
 
-def test_eval_resumes_and_skips_finished_goals(tmp_path: Path):
+def test_eval_resumes_and_skips_finished_goals(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
     out = tmp_path / "run"
     run_eval(_cfg(out, list(range(6))), progress=False)
+    assert "resume" not in json.loads((out / "summary.json").read_text())  # a fresh run repairs nothing
     with open(out / "episodes.jsonl", "a") as f:
+        f.write("not json\n" + (out / "episodes.jsonl").read_text().splitlines()[2] + "\n")  # garbage, duplicate
         f.write('{"goal_index": 9, "rew')  # a run killed mid-write
-    _, extra = run_eval(_cfg(out, list(range(10))), progress=False)
+    with open(out / "traces.part0.jsonl", "w") as f:  # a killed worker: two steps of goal 7, then a torn line
+        f.write('{"goal_index": 7, "step": 0}\n{"goal_index": 7, "step": 1}\n{"goal_index": 7, "st')
+    _, extra = run_eval(_cfg(out, list(range(10))), progress=True)
     assert extra["episodes_run_now"] == 4
+    resume = {"episodes_done": 6, "episodes_run_now": 4, "episodes_rerun": 1,
+              "episode_lines_dropped": {"truncated": 1, "garbage": 1, "duplicate": 1},
+              "trace_lines_dropped": {"truncated": 1, "garbage": 0, "unfinished": 2, "duplicate": 0}}
+    assert extra["resume"] == resume == json.loads((out / "summary.json").read_text())["resume"]
+    err = capsys.readouterr().err
+    assert f"resuming {out}: 6 episodes already done, 4 to run now (1 interrupted, rerun from the start)" in err
+    assert "dropped episodes.jsonl lines: 1 truncated, 1 garbage, 1 duplicate" in err
+    assert "dropped trace lines: 1 truncated, 2 unfinished" in err
     recs = read_jsonl(out / "episodes.jsonl")
     assert [r["goal_index"] for r in recs] == list(range(10))
     traces = read_jsonl(out / "traces.jsonl")
     assert {t["goal_index"] for t in traces} == set(range(10))
     assert not list(out.glob("traces.part*"))
-    _, again = run_eval(_cfg(out, list(range(10))), progress=False)
+    whole = tmp_path / "whole"  # the repaired, resumed run equals an uninterrupted one, byte for byte
+    run_eval(_cfg(whole, list(range(10))), progress=False)
+    for name in ("episodes.jsonl", "traces.jsonl"):
+        assert (out / name).read_bytes() == (whole / name).read_bytes(), name
+    _, again = run_eval(_cfg(out, list(range(10))), progress=True)
     assert again["episodes_run_now"] == 0
+    assert again["resume"] == {"episodes_done": 10, "episodes_run_now": 0, "episodes_rerun": 0,
+                               "episode_lines_dropped": dict.fromkeys(("truncated", "garbage", "duplicate"), 0),
+                               "trace_lines_dropped": dict.fromkeys(("truncated", "garbage", "unfinished", "duplicate"), 0)}
+    assert "dropped episodes.jsonl lines: none; dropped trace lines: none" in capsys.readouterr().err
     assert json.loads((out / "summary.json").read_text())["episodes"] == 10
 
 

@@ -13,6 +13,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Price, ResultCard
 from shopsim.translators.realsite import (
+    MAX_RESULT_CARDS,
     ResultsRead,
     absolute,
     attr,
@@ -199,7 +200,7 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
             nodes = body.css(sel)
             if nodes:
                 break
-    for card in nodes:
+    for card in nodes[:MAX_RESULT_CARDS]:
         asin = _card_asin(card, modern)
         if not asin:
             continue

@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Price, ResultCard
 from shopsim.translators.realsite import (
+    MAX_RESULT_CARDS,
     ResultsRead,
     absolute,
     attr,
@@ -132,7 +133,7 @@ def read_results(tree: LexborHTMLParser, base: str, url: str | None) -> ResultsR
         return None
     out = ResultsRead()
     seen_placeholder = False
-    for card in _river_cards(body):
+    for card in _river_cards(body)[:MAX_RESULT_CARDS]:
         link = card.css_first('a[href*="/itm/"]')
         item_id = attr(card, "data-listingid") or attr(card, "listingid") or item_id_from_url(attr(link, "href"))
         kind = _card_kind(card)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.page import PageState
+from shopsim.translators.guard import read_regular_file
 from shopsim.translators.realsite import decode_html, detect_site, load_tree, price_json
 
 __all__ = ["main", "to_annotation_json", "translate_file", "translate_html", "translator_for"]
@@ -46,9 +47,13 @@ def translate_html(html: str, url: str | None = None, site: str | None = None) -
 
 
 def translate_file(path: str | Path, url: str | None = None, site: str | None = None) -> PageState:
-    """Read ``path`` (any encoding) and translate it; unreadable files give ``unknown``."""
+    """Read ``path`` (any encoding) and translate it; unreadable files give ``unknown``.
+
+    Only a regular file of at most ``guard.MAX_PAGE_BYTES`` is read: a folder, FIFO or device is
+    refused without blocking, a larger file without reading it.
+    """
     try:
-        data = Path(path).read_bytes()
+        data = read_regular_file(path)
     except OSError as exc:
         return PageState(page_type="unknown", site="unknown", url=url or None,
                          reason=f"cannot read {path}: {exc.strerror or exc}")

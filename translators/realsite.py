@@ -24,9 +24,11 @@ from shopsim.page import (
     ProductView,
     ResultCard,
 )
+from shopsim.translators.guard import MAX_HTML_CHARS, markup_refusal
 
 __all__ = [
     "MAX_HTML_CHARS",
+    "MAX_RESULT_CARDS",
     "ItemRead",
     "PriceInfo",
     "RealSiteTranslator",
@@ -52,9 +54,10 @@ __all__ = [
     "text_of",
 ]
 
-#: Pages above this size are not parsed (real pages stay under ~4 MB); they become ``unknown``.
-MAX_HTML_CHARS = 12_000_000
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "-comment"})
+#: Result cards read from one page (real pages show at most about 70): a page of 100,000 cards is
+#: read in bounded time, its first cards only.
+MAX_RESULT_CARDS = 1_000
 
 
 # ------------------------------------------------------------------------------------ text --
@@ -80,20 +83,24 @@ def text_of(node: LexborNode | None, skip_classes: Iterable[str] = (), sep: str 
 
 
 def _walk(node: LexborNode, skip: frozenset[str], parts: list[str]) -> None:
-    for child in node.iter(include_text=True):
+    """Text of ``node``'s subtree in document order; a loop, not recursion, so depth costs no stack."""
+    pending = [node.iter(include_text=True)]
+    while pending:
+        child = next(pending[-1], None)
+        if child is None:
+            pending.pop()
+            continue
         tag = child.tag
         if tag == "-text":
             parts.append(child.text_content or "")
-        elif tag in _SKIP_TAGS:
-            continue
-        else:
+        elif tag not in _SKIP_TAGS:
             if skip:
                 cls = child.attributes.get("class")
                 if cls and not skip.isdisjoint(cls.split()):
                     continue
             if tag == "br":
                 parts.append(" ")
-            _walk(child, skip, parts)
+            pending.append(child.iter(include_text=True))
 
 
 def attr(node: LexborNode | None, name: str) -> str:
@@ -278,9 +285,16 @@ _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-]+
 
 
 def decode_html(data: bytes) -> str:
-    """Bytes -> str: BOM, then strict UTF-8, then the page's meta charset, then cp1252."""
+    """Bytes -> str: BOM (UTF-8 or UTF-16), then strict UTF-8, BOM-less UTF-16, the meta charset, cp1252.
+
+    Never raises: undecodable bytes become U+FFFD.
+    """
     if data.startswith(b"\xef\xbb\xbf"):
         return data[3:].decode("utf-8", "replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", "replace")
+    if len(data) >= 4 and (data[1] == data[3] == 0) != (data[0] == data[2] == 0):  # BOM-less UTF-16
+        return data.decode("utf-16-le" if data[1] == 0 else "utf-16-be", "replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -296,7 +310,11 @@ def decode_html(data: bytes) -> str:
 
 
 def load_tree(html: object) -> tuple[LexborHTMLParser | None, str | None]:
-    """Parse ``html``; returns (tree, None) or (None, reason) for input that is no HTML page."""
+    """Parse ``html``; returns (tree, None) or (None, reason) for input that is no HTML page.
+
+    Pages whose parse would cost too much (``guard.markup_refusal``: too large, too deeply
+    nested, too many elements or attributes) are refused with the reason, never parsed.
+    """
     if isinstance(html, (bytes, bytearray)):
         html = decode_html(bytes(html))
     if not isinstance(html, str):
@@ -304,11 +322,14 @@ def load_tree(html: object) -> tuple[LexborHTMLParser | None, str | None]:
     if not html or html.isspace():  # isspace() stops at the first '<' instead of copying the page
         return None, "empty page"
     if len(html) > MAX_HTML_CHARS:
-        return None, f"page too large ({len(html)} characters)"
+        return None, f"page too large ({len(html):,} characters; the limit is {MAX_HTML_CHARS:,})"
     if "<" not in html[:65536]:
         return None, "no HTML markup in page"
     if "\x00" in html:
         html = html.replace("\x00", "")
+    refusal = markup_refusal(html)  # bounded parse time and memory whatever the page's shape
+    if refusal is not None:
+        return None, refusal
     try:
         tree = LexborHTMLParser(html)
     except Exception as exc:  # selectolax raises plain errors on pathological input

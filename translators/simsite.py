@@ -27,6 +27,8 @@ from shopsim.page import (
     Review,
     css_string,
 )
+from shopsim.translators.guard import markup_refusal
+from shopsim.translators.realsite import decode_html
 
 __all__ = ["SimsiteTranslator"]
 
@@ -40,18 +42,32 @@ class SimsiteTranslator:
 
     # ---- parse ----------------------------------------------------------------------------------
     def parse(self, html: str, url: str | None = None) -> PageState:
-        """The page's PageState: the embedded JSON when present, else the visible markup."""
-        tree = HTMLParser(html)
-        block = tree.css_first("script#shopsim-state")
-        if block is not None:
-            try:
-                return PageState.model_validate_json(block.text(deep=True))
-            except ValidationError:
-                pass
+        """The page's PageState: the embedded JSON when present, else the visible markup.
+
+        Never raises: a page that is not text, too costly to parse (``guard.markup_refusal``) or
+        unreadable gives page type ``unknown`` with the reason.
+        """
+        if isinstance(html, (bytes, bytearray)):
+            html = decode_html(bytes(html))
+        if not isinstance(html, str):
+            return _unknown(url, f"page is not text ({type(html).__name__})")
+        state = _embedded_state(html)
+        if state is not None:
+            return state
+        refusal = markup_refusal(html)
+        if refusal is not None:
+            return _unknown(url, refusal)
         try:
+            tree = HTMLParser(html)
+            block = tree.css_first("script#shopsim-state")
+            if block is not None:
+                try:
+                    return PageState.model_validate_json(block.text(deep=True))
+                except ValidationError:
+                    pass
             return self.parse_markup(tree, url)
-        except (ValueError, KeyError, TypeError, ValidationError) as exc:
-            return PageState(page_type="unknown", site="simsite", url=url, reason=f"unreadable page: {exc}")
+        except Exception as exc:  # a malformed page must never crash a session
+            return _unknown(url, f"unreadable page: {type(exc).__name__}: {exc}")
 
     def parse_markup(self, tree: HTMLParser, url: str | None = None) -> PageState:
         """The PageState from visible markup and ``data-*`` hooks only."""
@@ -141,6 +157,26 @@ class SimsiteTranslator:
             return Navigation(kind="goto", url=base + links.with_option(target.axis, target.text), selector=sel,
                               axis=target.axis, value=target.text)
         return _refuse("not_available", f"{arg!r} cannot be followed")
+
+
+_STATE_OPEN = '<script type="application/json" id="shopsim-state">'  # as simsite/templates/base.html writes it
+
+
+def _embedded_state(html: str) -> PageState | None:
+    """The state block of a page our own server rendered, read without parsing the page (or None)."""
+    start = html.find(_STATE_OPEN)
+    if start < 0:
+        return None
+    start += len(_STATE_OPEN)
+    end = html.find("</script", start)
+    try:
+        return PageState.model_validate_json(html[start:end if end >= 0 else len(html)])
+    except ValidationError:
+        return None
+
+
+def _unknown(url: str | None, reason: str) -> PageState:
+    return PageState(page_type="unknown", site="simsite", url=url, reason=reason)
 
 
 def _refuse(code: str, message: str) -> Navigation:

@@ -56,6 +56,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
             ("average steps", f"{s.avg_steps:.2f}"),
             ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
             ("wall time", f"{extra['seconds']:.1f} s")]
+    if "resume" in extra:
+        r = extra["resume"]
+        dropped = sum(r["episode_lines_dropped"].values()), sum(r["trace_lines_dropped"].values())
+        rows.append(("resumed: done before / rerun", f"{r['episodes_done']} / {r['episodes_rerun']} "
+                     f"(dropped {dropped[0]} episode + {dropped[1]} trace lines; details in summary.json)"))
     print_table(rows)
     print(f"traces: {args.out}/traces.jsonl  summary: {args.out}/summary.json  report: {args.out}/report.html")
     return 0

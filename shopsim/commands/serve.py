@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 
 from shopsim.commands import load_shop, shop_args
 from shopsim.errors import ConfigError
@@ -11,10 +12,14 @@ __all__ = ["register"]
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve the profile's app: WebShop's HTML shop + API, or the v8 API with leased slots."""
-    import uvicorn
+    """Serve the profile's app: WebShop's HTML shop + API, or the v8 API with leased slots.
 
+    One SIGINT (Ctrl-C) or SIGTERM stops the server within about two seconds, however stuck its
+    clients are (see ``ShopServer``); the exit status is 130 after SIGINT, as for any interrupted
+    command, and 0 after SIGTERM, the ordinary way a supervisor asks a service to stop.
+    """
     from shopsim.simsite.profiles import get_profile
+    from shopsim.simsite.server import ShopServer
 
     if args.slots < 1 or args.max_sessions < 1 or args.session_ttl <= 0 or args.queue_timeout <= 0:
         raise ConfigError("--slots, --max-sessions, --session-ttl and --queue-timeout must be positive")
@@ -35,13 +40,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pages = "API docs: /api/docs"
     print(f"shopsim: serving profile {profile.name}: {len(shop.products)} products and {what} on "
           f"http://{args.host}:{args.port}/ ({pages}; evaluation runs in {args.runs}/: /runs)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
-    return 0
+    server = ShopServer(app, host=args.host, port=args.port, log_level="info", lifespan="auto")
+    server.run()
+    return 130 if server.stop_signal == signal.SIGINT else 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``serve`` to the command line."""
-    sv = sub.add_parser("serve", help="serve the shop (HTML, WebShop URL scheme) and the JSON API")
+    sv = sub.add_parser("serve", help="serve the shop (HTML, WebShop URL scheme) and the JSON API",
+                        description="Serve the shop and its JSON API. One Ctrl-C (SIGINT) or SIGTERM stops it within "
+                                    "about two seconds, cutting off clients that are still sending or waiting; the "
+                                    "exit status is then 130 (SIGINT) or 0 (SIGTERM).")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=3000)
     sv.add_argument("--runs", default="runs", metavar="DIR", help="folder of evaluation runs to browse at /runs")

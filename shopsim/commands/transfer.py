@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 
 from shopsim.errors import ConfigError
 
@@ -18,6 +20,8 @@ def cmd_transfer(args: argparse.Namespace) -> int:
 
     if (args.agent is None) == (args.actions is None):
         raise ConfigError("give exactly one of --agent NAME or --actions FILE")
+    for option, path in (("--goal", args.goal), ("--actions", args.actions)):
+        _regular_or_missing(option, path)
     goals = load_goal_file(args.goal)
     if not 0 <= args.goal_index < len(goals):
         raise ConfigError(f"--goal-index {args.goal_index} out of range: {args.goal} has {len(goals)} goals")
@@ -40,6 +44,21 @@ def cmd_transfer(args: argparse.Namespace) -> int:
         print(f"  r_type={b['r_type']} r_att={b['r_att']:.3f} r_option={b['r_option']} r_price={b['r_price']} "
               f"price_paid={b.get('price_paid')} options={b.get('options_chosen')}")
     return 0
+
+
+def _regular_or_missing(option: str, path: str | None) -> None:
+    """Refuse a FIFO, device or folder given as a file: reading one would block or fail obscurely.
+
+    A missing file is left to its loader, which says so in its own words.
+    """
+    from shopsim.translators.guard import file_kind
+
+    try:
+        mode = os.stat(path).st_mode if path else None
+    except (OSError, ValueError):
+        return
+    if mode is not None and not stat.S_ISREG(mode):
+        raise ConfigError(f"{option} {path} is {file_kind(mode)}, not a regular file")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

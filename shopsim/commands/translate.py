@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
-from pathlib import Path
 
+from shopsim.errors import DataError
 from shopsim.page import PageState
 
 __all__ = ["register", "translate_path"]
 
 
 def translate_path(path: str, url: str | None, site: str | None) -> PageState:
-    """Translate a saved page; our own shop's pages are recognised by their embedded state block."""
-    from shopsim.translators.real_json import translate_file
+    """Translate a saved page; our own shop's pages are recognised by their embedded state block.
+
+    Raises DataError when the file cannot be read (missing, no permission, a folder, a FIFO or a
+    device: only regular files are opened, so nothing blocks). A file over
+    ``guard.MAX_PAGE_BYTES`` is not read; like any page too costly to parse it translates to page
+    type ``unknown`` with the reason.
+    """
+    from shopsim.translators.guard import read_regular_file
+    from shopsim.translators.real_json import translate_html
     from shopsim.translators.realsite import decode_html
     from shopsim.translators.simsite import SimsiteTranslator
 
-    if site == "simsite" or site is None:
-        try:
-            html = decode_html(Path(path).read_bytes())
-        except OSError:
-            html = ""
-        if site == "simsite" or 'id="shopsim-state"' in html:
-            return SimsiteTranslator().parse(html, url)
-    return translate_file(path, url, site)
+    try:
+        data = read_regular_file(path)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            return PageState(page_type="unknown", site="unknown", url=url or None, reason=f"page {exc.strerror}")
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    html = decode_html(data)
+    if site == "simsite" or (site is None and 'id="shopsim-state"' in html):
+        return SimsiteTranslator().parse(html, url)
+    return translate_html(html, url, site)
 
 
 def cmd_translate(args: argparse.Namespace) -> int:

@@ -12,12 +12,14 @@ import gzip
 import json
 import math
 import re
+import zlib
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopsim.errors import DataError
+from shopsim.simsite.loader import one_line, short_repr
 
 __all__ = [
     "V8Catalog",
@@ -168,13 +170,13 @@ def read_v8_json(path: str | Path) -> tuple[Any, bytes]:
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:  # bad header, truncated, or corrupt deflate data
             raise DataError(f"{p}: not a valid gzip file: {exc}") from exc
     try:
         return json.loads(raw.decode("utf-8")), raw
     except UnicodeDecodeError as exc:
         raise DataError(f"{p}: not UTF-8 text: {exc}") from exc
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, an over-long integer, deep nesting
         raise DataError(f"{p}: not valid JSON: {exc}") from exc
 
 
@@ -194,9 +196,9 @@ def parse_v8_records(data: Any, where: str) -> V8Catalog:
     seen_tasks: dict[int, str] = {}
     for i, rec in enumerate(data):
         product = _product(rec, f"{where}: product {i}")
-        at = f"{where}: product {i} ({product.asin})"
+        at = f"{where}: product {i} ({one_line(product.asin)})"
         if product.asin in seen_asins:
-            raise DataError(f"{at}: field 'asin': duplicate ASIN {product.asin!r}")
+            raise DataError(f"{at}: field 'asin': duplicate ASIN {short_repr(product.asin)}")
         seen_asins.add(product.asin)
         products.append(product)
         raw_tasks = rec.get("instructions") or []
@@ -230,10 +232,10 @@ def _number(value: Any, at: str, key: str) -> float:
         raise DataError(f"{at}: field '{key}': expected a number, got {type(value).__name__}")
     try:
         out = float(str(value).replace(",", "").lstrip("¥$￥").strip()) if isinstance(value, str) else float(value)
-    except ValueError as exc:
-        raise DataError(f"{at}: field '{key}': {value!r} is not a number") from exc
+    except (ValueError, OverflowError) as exc:  # OverflowError: an integer past float range
+        raise DataError(f"{at}: field '{key}': {short_repr(value)} is not a number") from exc
     if not math.isfinite(out) or out < 0:
-        raise DataError(f"{at}: field '{key}': {value!r} is not a finite non-negative price")
+        raise DataError(f"{at}: field '{key}': {short_repr(value)} is not a finite non-negative price")
     return out
 
 
@@ -243,7 +245,7 @@ def _product(rec: Any, at: str) -> V8Product:
     asin = _str(rec, "asin", at, required=True)
     if not asin:
         raise DataError(f"{at}: field 'asin': empty")
-    at = f"{at} ({asin})"
+    at = f"{at} ({one_line(asin)})"
     title = _str(rec, "title", at, required=True)
     attributes, attribute_list = _attributes(rec.get("attribute"), at)
     brand = _str(rec, "brand", at) or next((attributes[k] for k in _BRAND_KEYS if attributes.get(k)), "")
@@ -286,18 +288,19 @@ def _options(raw: Any, at: str) -> dict[str, list[V8Option]]:
         raise DataError(f"{at}: field 'customization_options': expected an object of axes")
     out: dict[str, list[V8Option]] = {}
     for axis, values in raw.items():
-        where = f"{at}: field 'customization_options.{axis}'"
+        where = f"{at}: field 'customization_options.{one_line(str(axis))}'"
         if not isinstance(values, list):
             raise DataError(f"{where}: expected a list of options")
         opts: list[V8Option] = []
         for k, o in enumerate(values):
             if isinstance(o, str):
                 o = {"value": o}
-            if not isinstance(o, dict) or not isinstance(o.get("value"), (str, int)) or isinstance(o.get("value"), bool):
+            if not isinstance(o, dict) or not _scalar_value(o.get("value")):
                 raise DataError(f"{where}[{k}]: expected an object with a string 'value'")
             price = o.get("price")
+            field = f"customization_options.{one_line(str(axis))}[{k}].price"
             opts.append(V8Option(value=str(o["value"]).strip(),
-                                 price=None if price in (None, "") else _number(price, at, f"customization_options.{axis}[{k}].price")))
+                                 price=None if price in (None, "") else _number(price, at, field)))
         if opts and str(axis).strip():
             out[str(axis).strip()] = opts
     return out
@@ -329,12 +332,17 @@ def _bullets(raw: Any, at: str) -> list[str]:
     raise DataError(f"{at}: field 'small_description': expected a string or a list of strings")
 
 
+def _scalar_value(v: Any) -> bool:
+    """An option value may be a string or an integer (``128``); ``true`` is neither."""
+    return isinstance(v, (str, int)) and not isinstance(v, bool)
+
+
 def _task(rec: Any, product: V8Product, at: str) -> V8Task:
     if not isinstance(rec, dict):
         raise DataError(f"{at}: expected an object, got {type(rec).__name__}")
     tid = rec.get("task_id")
     if isinstance(tid, bool) or not isinstance(tid, int):
-        if isinstance(tid, str) and tid.isdigit():
+        if isinstance(tid, str) and tid.isascii() and tid.isdigit():  # not '²': str.isdigit takes it, int() not
             tid = int(tid)
         else:
             raise DataError(f"{at}: field 'task_id': expected an integer, got {tid!r}"[:300])
@@ -347,9 +355,9 @@ def _task(rec: Any, product: V8Product, at: str) -> V8Task:
         raise DataError(f"{at}: field 'attributes': expected a list of strings")
     raw_opts = rec.get("instruction_options") or {}
     options: list[tuple[str | None, str]]
-    if isinstance(raw_opts, dict) and all(isinstance(v, (str, int)) for v in raw_opts.values()):
+    if isinstance(raw_opts, dict) and all(_scalar_value(v) for v in raw_opts.values()):
         options = [(str(k), str(v)) for k, v in raw_opts.items()]
-    elif isinstance(raw_opts, list) and all(isinstance(v, (str, int)) for v in raw_opts):
+    elif isinstance(raw_opts, list) and all(_scalar_value(v) for v in raw_opts):
         options = [(None, str(v)) for v in raw_opts]
     else:
         raise DataError(f"{at}: field 'instruction_options': expected an object {{axis: value}} or a list of values")

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
 from shopsim.observation_state import ObservationState, V8Feedback
+from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, BodyErrorCode
 from shopsim.simsite.v8.reward import RewardDetail
 from shopsim.simsite.v8.service import ENVIRONMENT, V8Reset, V8StepRequest, V8Terminate
 
@@ -26,9 +27,9 @@ __all__ = [
     "v8_openapi_spec",
 ]
 
+#: The shared body and handler codes (json_api) plus the v8 service's own.
 ErrorCode = Literal[
-    "malformed_json", "body_too_large", "invalid_body", "invalid_tool_call", "unknown_task", "unknown_lease",
-    "episode_over", "no_free_slot", "not_found", "method_not_allowed", "internal_error", "malformed_request",
+    BodyErrorCode, "invalid_tool_call", "unknown_task", "unknown_lease", "episode_over", "no_free_slot",
     "lease_expired", "no_persona",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
@@ -113,9 +114,11 @@ answer 503 `no_free_slot`. There is no 429 and no rate limit; release sessions y
 `GET /api/health` shows `slots`, `slots_in_use` and `waiting`.
 
 Errors are JSON `{{"error": message, "code": code}}` (plus `detail` for 422 `invalid_body`):
-400 malformed JSON, 404 unknown lease / task / endpoint, 405 wrong method, 409 a step or terminate
-after the episode ended, 413 a body over {max_body} bytes, 422 a body that is JSON but not valid,
-503 no free slot after the queue wait. A refused action (`action_feedback` other than `ok`) is not
+400 malformed JSON (also a BOM, lone surrogates, `NaN`, `Infinity`, `1e999`), 404 unknown lease /
+task / endpoint, 405 wrong method, 409 a step or terminate after the episode ended, 413 a body over
+{max_body} bytes, 415 a `Content-Type` other than JSON (none at all is read as JSON), 422 a body that
+is JSON but not valid (integers must be JSON integers, not `1.0` or `true`), 503 no free slot after
+the queue wait. A refused action (`action_feedback` other than `ok`) is not
 an HTTP error: it is a 200 that counts as a step and leaves the page unchanged.
 """
 
@@ -130,41 +133,34 @@ def _err(description: str) -> dict[str, Any]:
 
 def v8_openapi_spec() -> dict[str, Any]:
     """A static OpenAPI 3.1 document for every ``/api/`` route of ``create_v8_app``."""
-    from shopsim.simsite.v8.service import MAX_BODY
-
     pairs = [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES]
     _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
     schemas: dict[str, Any] = top["$defs"]
 
     lease = [{"name": "lease", "in": "path", "required": True, "schema": {"type": "string"},
               "description": "lease_id from the reset"}]
-    malformed = _err("the body is not a JSON object (malformed_json), or Content-Length is not a number "
-                     "(malformed_request)")
+    body = {status: _err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
     expired = _err("the lease was idle past the session TTL (lease_expired); its slot was freed")
-    too_large = _err(f"the body is over {MAX_BODY} bytes (body_too_large)")
-    invalid = _err("the body is JSON but not valid for this endpoint (invalid_body, with detail)")
     no_lease = _err("no open session with this lease (unknown_lease): released, expired or never opened")
     over = _err("the episode has already ended (episode_over); start a new session")
     step_ok = {"description": "the session after the action", **_ref("V8StepResponse")}
     return {
         "openapi": "3.1.0",
         "info": {"title": "ShopSimulator v8 API", "version": str(ENVIRONMENT["environment_version"]),
-                 "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY)},
+                 "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY_BYTES)},
         "paths": {
             "/api/sessions": {"post": {
                 "operationId": "reset", "summary": "Open a session on a task (waits in the queue when every slot is busy)",
                 "requestBody": {"required": True, **_ref("V8Reset")},
                 "responses": {"201": {"description": "the session and its first page", **_ref("V8ResetResponse")},
-                              "400": malformed, "404": _err("no task with this task_id (unknown_task)"),
-                              "413": too_large,
+                              **body, "404": _err("no task with this task_id (unknown_task)"),
                               "422": _err("invalid body (invalid_body, with detail), or persona mode on a task "
                                           "without a persona (no_persona)"),
                               "503": _err("no slot freed within the queue wait (no_free_slot)")}}},
             "/api/sessions/{lease}/step": {"post": {
                 "operationId": "step", "summary": "Apply one action", "parameters": lease,
                 "requestBody": {"required": True, **_ref("V8StepRequest")},
-                "responses": {"200": step_ok, "400": malformed, "404": no_lease, "409": over, "410": expired,
-                              "413": too_large,
+                "responses": {"200": step_ok, **body, "404": no_lease, "409": over, "410": expired,
                               "422": _err("invalid body (invalid_body): not exactly one of action or tool; "
                                           "or a tool call that is not search/click with a string argument "
                                           "(invalid_tool_call)")}}},
@@ -172,8 +168,7 @@ def v8_openapi_spec() -> dict[str, Any]:
                 "operationId": "terminate", "summary": "End the episode for a runtime reason (all-zero reward)",
                 "parameters": lease, "requestBody": {"required": True, **_ref("V8Terminate")},
                 "responses": {"200": {"description": "the ended session", **_ref("V8StepResponse")},
-                              "400": malformed, "404": no_lease, "409": over, "410": expired, "413": too_large,
-                              "422": invalid}}},
+                              **body, "404": no_lease, "409": over, "410": expired}}},
             "/api/sessions/{lease}": {
                 "get": {"operationId": "get_session", "summary": "The session's current state", "parameters": lease,
                         "responses": {"200": {"description": "current state", **_ref("V8StepResponse")},

@@ -346,7 +346,7 @@ def load_index(directory: str | Path, products: Sequence[V8Product]) -> V8Search
         saved = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
         raise DataError(f"{path}: no search index manifest; build one with shopsim data prepare") from exc
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise DataError(f"{path}: unreadable search index manifest ({exc}); rebuild with shopsim data prepare") from exc
     if not isinstance(saved, dict):
         raise DataError(f"{path}: search index manifest is not an object; rebuild with shopsim data prepare")

@@ -1,26 +1,35 @@
 """The v8 JSON API: ShopSimulator's reset / step / terminate / release over leased slots.
 
 Every error is a JSON body ``{"error": message, "code": code}``; client mistakes are 4xx, never a
-500. A full slot pool queues new sessions fairly (503 only after the wait limit). Each reset
-carries the frozen ``environment.json`` version.
+500 (bodies and errors come from :mod:`shopsim.simsite.json_api`, shared with the WebShop API). A
+full slot pool queues new sessions fairly (503 only after the wait limit). Each reset carries the
+frozen ``environment.json`` version.
 """
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from shopsim.errors import ActionError, ConfigError, SessionError
+from shopsim.simsite.json_api import (
+    MAX_ACTION_CHARS,
+    MAX_BODY_BYTES,
+    ClientError,
+    json_error,
+    json_error_handlers,
+    read_json_body,
+    strict_json_loads,
+)
 from shopsim.simsite.v8.catalog import public_persona
 from shopsim.simsite.v8.environment import ENVIRONMENT, environment_info
 from shopsim.simsite.v8.session import V8Session, V8Step
@@ -30,13 +39,13 @@ from shopsim.tool_calls import canonical_action
 
 __all__ = ["ENVIRONMENT", "V8Reset", "V8StepRequest", "V8Terminate", "create_v8_app", "environment_info"]
 
-MAX_BODY = 64 * 1024
+MAX_BODY = MAX_BODY_BYTES  # the documented limit, shared with the WebShop API
 
 
 class V8Reset(BaseModel):
-    """Open a session on task ``task_id``."""
+    """Open a session on task ``task_id``; strict, so ``true`` or ``3538.0`` is not a task id (422)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     task_id: int
     task_mode: Literal["standard", "persona"] | None = None
@@ -50,7 +59,7 @@ class V8StepRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    action: str | None = Field(default=None, max_length=2_000)
+    action: str | None = Field(default=None, max_length=MAX_ACTION_CHARS)
     tool: str | None = None
     arguments: dict[str, Any] | str | None = None
 
@@ -74,45 +83,15 @@ class _Lease:
     last_used: float = field(default_factory=time.monotonic)
 
 
-def _error(status: int, code: str, message: str, detail: Any = None) -> JSONResponse:
-    body: dict[str, Any] = {"error": message, "code": code}
-    if detail is not None:
-        body["detail"] = detail
-    return JSONResponse(body, status_code=status)
-
-
-class _ClientError(Exception):
-    def __init__(self, response: JSONResponse):
-        super().__init__("client error")
-        self.response = response
-
-
-async def _body(request: Request, model: type[BaseModel]) -> Any:
-    length = request.headers.get("content-length")
-    if length is not None and not length.isdigit():
-        raise _ClientError(_error(400, "malformed_request", "Content-Length must be a non-negative integer"))
-    if length is not None and int(length) > MAX_BODY:
-        raise _ClientError(_error(413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes"))
-    raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise _ClientError(_error(413, "body_too_large", f"request bodies are limited to {MAX_BODY} bytes"))
+def _arguments(arguments: Any) -> Any:
+    """String tool arguments parsed as strictly as a body: the JSON inside JSON could otherwise carry
+    nesting past the recursion limit or lone surrogates (a 500 later) past the body check."""
+    if not isinstance(arguments, str):
+        return arguments
     try:
-        data = json.loads(raw.decode("utf-8") or "{}", parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise _ClientError(_error(400, "malformed_json", f"the body is not valid JSON: {str(exc)[:200]}")) from None
-    if not isinstance(data, dict):
-        raise _ClientError(_error(400, "malformed_json", "the body must be a JSON object"))
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise _ClientError(_error(422, "invalid_body", "invalid request body",
-                                  exc.errors(include_url=False, include_context=False, include_input=False))) from None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+        return strict_json_loads(arguments)
+    except ValueError as exc:
+        raise ActionError(f"tool arguments are not JSON: {str(exc)[:200]}") from None
 
 
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
@@ -133,9 +112,9 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
         now = time.monotonic()
         if lease is not None and now - lease.last_used > session_ttl_s:  # expired: its slot goes back
             pool.release(leases.pop(lid).slot)
-            raise _ClientError(_error(410, "lease_expired", f"session {lid[:80]!r} expired after {session_ttl_s:g}s idle"))
+            raise ClientError(410, "lease_expired", f"session {lid[:80]!r} expired after {session_ttl_s:g}s idle")
         if lease is None:
-            raise _ClientError(_error(404, "unknown_lease", f"no open session {lid[:80]!r}"))
+            raise ClientError(404, "unknown_lease", f"no open session {lid[:80]!r}")
         lease.last_used = now
         return lease
 
@@ -150,19 +129,19 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
         }
 
     async def create(request: Request) -> Response:
-        body: V8Reset = await _body(request, V8Reset)
+        body: V8Reset = await read_json_body(request, V8Reset)
         try:
             task = shop.task_by_id(body.task_id)
         except ConfigError as exc:
-            return _error(404, "unknown_task", str(exc))
+            return json_error(404, "unknown_task", str(exc))
         mode = body.task_mode or task.task_mode
         if mode == "persona" and task.user_persona is None:
-            return _error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its product); "
-                          "use task_mode standard")
+            return json_error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its product); "
+                              "use task_mode standard")
         try:
             slot = await pool.acquire(queue_timeout_s)
         except SlotTimeout as exc:
-            return _error(503, "no_free_slot", str(exc))
+            return json_error(503, "no_free_slot", str(exc))
         try:
             session = V8Session(shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
         except BaseException:
@@ -182,26 +161,26 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
 
     async def step(request: Request) -> Response:
         lease = lease_of(request)
-        body: V8StepRequest = await _body(request, V8StepRequest)
+        body: V8StepRequest = await read_json_body(request, V8StepRequest)
         if (body.action is None) == (body.tool is None):
-            return _error(422, "invalid_body", "send exactly one of 'action' or 'tool' (with 'arguments')")
+            return json_error(422, "invalid_body", "send exactly one of 'action' or 'tool' (with 'arguments')")
         try:
-            action = body.action if body.action is not None else canonical_action(body.tool, body.arguments)
+            action = body.action if body.action is not None else canonical_action(body.tool, _arguments(body.arguments))
         except ActionError as exc:
-            return _error(422, "invalid_tool_call", str(exc))
+            return json_error(422, "invalid_tool_call", str(exc))
         try:
             result = lease.session.step(action)
         except SessionError as exc:
-            return _error(409, "episode_over", str(exc))
+            return json_error(409, "episode_over", str(exc))
         return JSONResponse(step_body(lease, result))
 
     async def terminate(request: Request) -> Response:
         lease = lease_of(request)
-        body: V8Terminate = await _body(request, V8Terminate)
+        body: V8Terminate = await read_json_body(request, V8Terminate)
         try:
             result = lease.session.terminate(body.reason)
         except SessionError as exc:
-            return _error(409, "episode_over", str(exc))
+            return json_error(409, "episode_over", str(exc))
         return JSONResponse(step_body(lease, result))
 
     async def get(request: Request) -> Response:
@@ -245,25 +224,7 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
     routes += debug_routes(shop)
     routes += list(extra_routes)
 
-    async def client_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, _ClientError)
-        return exc.response
-
-    async def not_found(request: Request, exc: Exception) -> Response:
-        return _error(404, "not_found", f"no endpoint {request.method} {request.url.path[:200]}")
-
-    async def not_allowed(request: Request, exc: Exception) -> Response:
-        response = _error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path[:200]}")
-        allow = (getattr(exc, "headers", None) or {}).get("Allow")
-        if allow:
-            response.headers["Allow"] = allow
-        return response
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return _error(500, "internal_error", f"{type(exc).__name__}: {str(exc)[:300]}")
-
-    app = Starlette(routes=routes, exception_handlers={_ClientError: client_error, 404: not_found,
-                                                      405: not_allowed, 500: server_error})
+    app = Starlette(routes=routes, exception_handlers=json_error_handlers())
     app.state.shop = shop
     app.state.leases = leases
     app.state.pool = pool

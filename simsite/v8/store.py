@@ -36,7 +36,7 @@ def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
     path = Path(manifest)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise DataError(f"{path}: cannot read the checksum manifest: {exc}") from exc
     if not isinstance(data, dict):
         raise DataError(f"{path}: the checksum manifest must be a JSON object")
@@ -110,7 +110,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
 def _read_manifest(root: Path) -> dict[str, Any]:
     try:
         manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise DataError(f"{root / MANIFEST}: cannot read: {exc}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != PREPARED_FORMAT:
         raise DataError(f"{root / MANIFEST}: not a {PREPARED_FORMAT} manifest; prepare the data again")

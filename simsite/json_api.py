@@ -1,0 +1,217 @@
+"""Request bodies and JSON errors shared by both JSON APIs (WebShop's ``web.py`` and v8's ``service.py``).
+
+Both APIs promise the same thing: every ``/api/`` error is a JSON body ``{"error": message, "code":
+code}`` (plus ``detail`` for 422 ``invalid_body``), and no client input, however hostile, gets a 500.
+Reading a body is where most of that promise is kept, so it lives here once:
+
+* size: a declared ``Content-Length`` over the limit is refused before a byte is read, and a
+  streamed (chunked) body is cut off as soon as it passes the limit -> 413 ``body_too_large``;
+  a ``Content-Length`` that is not a plain decimal number -> 400 ``malformed_request`` (uvicorn's
+  HTTP parser refuses most of those first; the check is for other servers and direct ASGI calls);
+* media type: a ``Content-Type`` that is given and is not JSON (``application/json`` or
+  ``application/*+json``) -> 415 ``unsupported_media_type``. Refusing is safer than guessing: a form
+  post (``curl -d`` without ``-H``) would otherwise be parsed as JSON by accident. A request with
+  no ``Content-Type`` at all is read as JSON, so bare clients keep working;
+* JSON: the body must be UTF-8 JSON (RFC 8259): a BOM, invalid UTF-8, lone surrogates (also as
+  ``\\ud800`` escapes, which would crash the UTF-8 response later), nesting past the recursion limit,
+  ``NaN`` / ``Infinity`` and numbers that overflow to infinity (``1e999``) -> 400 ``malformed_json``;
+  a body that is JSON but not an object -> 400 ``malformed_json``; an empty body reads as ``{}``;
+* validation: the pydantic model's errors -> 422 ``invalid_body`` with pydantic's error list as
+  ``detail`` (without the input, which may be large).
+
+Handlers raise :class:`ClientError` from anywhere; :func:`json_error_handlers` turns it, unknown
+endpoints, wrong methods and unexpected exceptions into JSON responses.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+__all__ = [
+    "BODY_ERROR_CODES",
+    "BODY_ERROR_DOCS",
+    "MAX_ACTION_CHARS",
+    "MAX_BODY_BYTES",
+    "BodyErrorCode",
+    "ClientError",
+    "Handler",
+    "check_content_length",
+    "json_error",
+    "json_error_handlers",
+    "parse_json_object",
+    "read_json_body",
+    "strict_json_loads",
+]
+
+#: Request bodies above this many bytes are refused (413); a longest action, \u-escaped, is under 13 KiB.
+MAX_BODY_BYTES = 64 * 1024
+#: The longest action string either API accepts (422 beyond): room for a 1,000-character query.
+MAX_ACTION_CHARS = 2_000
+
+#: The codes this module (and the generic handlers) can answer with; each API's document lists them.
+BodyErrorCode = Literal[
+    "malformed_json", "malformed_request", "body_too_large", "unsupported_media_type", "invalid_body",
+    "not_found", "method_not_allowed", "internal_error",
+]
+BODY_ERROR_CODES: tuple[str, ...] = BodyErrorCode.__args__  # type: ignore[attr-defined]
+
+#: What each body-reading status means, in one wording for both APIs' OpenAPI documents.
+BODY_ERROR_DOCS: dict[str, str] = {
+    "400": "the body is not a JSON object (malformed_json), or Content-Length is not a number (malformed_request)",
+    "413": f"the body is over {MAX_BODY_BYTES} bytes (body_too_large)",
+    "415": "Content-Type is given and is not application/json (unsupported_media_type)",
+    "422": "the body is JSON but not valid for this endpoint (invalid_body, with detail)",
+}
+
+M = TypeVar("M", bound=BaseModel)
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+
+def json_error(status: int, code: str, message: str, detail: Any = None) -> JSONResponse:
+    """The one error body: a message for people, a stable code for programs, ``detail`` only when set."""
+    body: dict[str, Any] = {"error": message, "code": code}
+    if detail is not None:
+        body["detail"] = detail
+    return JSONResponse(body, status_code=status)
+
+
+class ClientError(Exception):
+    """A client mistake, raised from anywhere in a handler; the app answers it as a JSON error.
+
+    It keeps its parts (not just a response) so an HTML route can show the same error as a page.
+    """
+
+    def __init__(self, status: int, code: str, message: str, detail: Any = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.detail = status, code, message, detail
+
+    def response(self) -> JSONResponse:
+        return json_error(self.status, self.code, self.message, self.detail)
+
+
+def check_content_length(request: Request, max_bytes: int = MAX_BODY_BYTES) -> None:
+    """Refuse a declared body over ``max_bytes`` before reading any of it."""
+    length = request.headers.get("content-length")
+    if length is None:
+        return
+    if not (length.isascii() and length.isdigit()):  # isdigit alone admits '²', which int() refuses
+        raise ClientError(400, "malformed_request", "Content-Length must be a non-negative integer")
+    if len(length) > 18 or int(length) > max_bytes:  # the length test keeps int() off huge strings
+        raise ClientError(413, "body_too_large", f"request bodies are limited to {max_bytes} bytes")
+
+
+def _check_media_type(request: Request) -> None:
+    given = request.headers.get("content-type")
+    if given is None:
+        return
+    media = given.split(";", 1)[0].strip().lower()
+    if media == "application/json" or (media.startswith("application/") and media.endswith("+json")):
+        return
+    raise ClientError(415, "unsupported_media_type",
+                      f"send the body as application/json, not {given[:80]!r}")
+
+
+async def _read_limited(request: Request, max_bytes: int) -> bytes:
+    check_content_length(request, max_bytes)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > max_bytes:  # a chunked body has no Content-Length: stop reading at the limit
+            raise ClientError(413, "body_too_large", f"request bodies are limited to {max_bytes} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+def _check_strings(data: Any) -> None:
+    """Fail on a lone surrogate in any key or string; iterative, so depth cannot overflow the stack."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            item.encode("utf-8")  # UnicodeEncodeError (a ValueError) on a lone surrogate
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def strict_json_loads(text: str) -> Any:
+    """``json.loads`` that also refuses what would fail later (see module doc); every failure is a ValueError.
+
+    For JSON inside JSON too (a tool call's ``arguments`` string), which the body check cannot see into.
+    """
+    try:
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        _check_strings(data)
+    except RecursionError as exc:
+        raise ValueError(str(exc)) from None
+    return data
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """A strict JSON object from raw bytes, or :class:`ClientError` 400 ``malformed_json``."""
+    try:
+        data = strict_json_loads(raw.decode("utf-8") or "{}")
+    except ValueError as exc:  # UnicodeDecodeError included
+        raise ClientError(400, "malformed_json", f"the body is not valid JSON: {str(exc)[:200]}") from None
+    if not isinstance(data, dict):
+        raise ClientError(400, "malformed_json", "the body must be a JSON object")
+    return data
+
+
+async def read_json_body(request: Request, model: type[M], max_bytes: int = MAX_BODY_BYTES) -> M:
+    """The request body validated as ``model``; every failure is a :class:`ClientError` (see module doc)."""
+    _check_media_type(request)
+    data = parse_json_object(await _read_limited(request, max_bytes))
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ClientError(422, "invalid_body", "invalid request body",
+                          exc.errors(include_url=False, include_context=False, include_input=False)) from None
+
+
+# ---- exception handlers ----------------------------------------------------------------------------
+async def _client_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ClientError)
+    return exc.response()
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return json_error(404, "not_found", f"no endpoint {request.method} {request.url.path[:200]}")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    response = json_error(405, "method_not_allowed", f"{request.method} is not allowed on {request.url.path[:200]}")
+    allow = (getattr(exc, "headers", None) or {}).get("Allow")
+    if allow:
+        response.headers["Allow"] = allow
+    return response
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    return json_error(500, "internal_error", f"{type(exc).__name__}: {str(exc)[:300]}")
+
+
+def json_error_handlers() -> dict[Any, Handler]:
+    """Starlette ``exception_handlers`` answering ClientError, 404, 405 and 500 as JSON errors."""
+    return {ClientError: _client_error, 404: _not_found, 405: _not_allowed, 500: _server_error}
