@@ -88,9 +88,9 @@ class V8Session:
             raise SessionError(f"the episode has ended ({self.termination}); start a new session")
         self.actions += 1
         feedback, message = self._apply(action)
-        self.state = self._render(feedback, message)
         if not self.done and self.actions >= self.max_actions:
             self._end("action_limit", zero_detail())
+        self.state = self._render(feedback, message)  # once per step, after any ending
         return V8Step(self.state, self.reward, self.done, self.termination, self.detail, feedback)
 
     def terminate(self, reason: str) -> V8Step:
@@ -100,13 +100,14 @@ class V8Session:
         if reason not in TERMINATIONS or reason == "purchase":
             raise SessionError(f"cannot terminate for {reason!r}: use generation_length or action_limit")
         self._end(reason, zero_detail())
+        self.state = self._render(self.state.action_feedback, self.state.feedback_message)
         return V8Step(self.state, 0.0, True, reason, self.detail, "ok")
 
     def _end(self, reason: str, detail: RewardDetail) -> None:
+        """Record the ending and move to the terminal page; the caller renders it."""
         self.done, self.termination, self.detail = True, reason, detail
         bought = self._page.asin if reason == "purchase" else None
         self._page = _Page("terminal", self._page.query, self._page.page, bought, dict(self._page.selected))
-        self.state = self._render(self.state.action_feedback, self.state.feedback_message)
 
     def _apply(self, action: str) -> tuple[V8Feedback, str]:
         parsed = parse_v8_action(action)
