@@ -1,8 +1,9 @@
-"""Environments: a Gymnasium ``ShopEnv`` and a ``WebAgentTextEnv``-compatible shim over it.
+"""Environments: a Gymnasium ``ShopEnv``, and WebShop's ``WebAgentTextEnv`` re-exported from its shim.
 
-``ShopEnv`` is the modern face (5-tuple ``step``, ``reset(seed=, options=)``); the shim keeps
-existing WebShop agent code working unchanged (4-tuple ``step``, ``reset(session=)``,
-``get_available_actions()``). Both render observations from PageState with :func:`observation`.
+``ShopEnv`` is the modern face (5-tuple ``step``, ``reset(seed=, options=)``); the shim
+(:mod:`shopsim.adapters.webshop_env`) keeps existing WebShop agent code working unchanged (4-tuple
+``step``, ``reset(session=)``, ``get_available_actions()``, ``env.server``). Both render
+observations from PageState as :func:`observation` does.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, ClassVar, Protocol
 import gymnasium as gym
 
 from shopsim.adapters.v8_episode import V8Episode
+from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import PageState
 from shopsim.render import ObservationMode
@@ -185,109 +187,3 @@ class ShopEnv(gym.Env[str, str]):
         """Close the page source, if any."""
         if self.source is not None:
             self.source.close()
-
-
-class WebAgentTextEnv:
-    """Drop-in for WebShop's ``WebAgentTextEnv`` (in-process): same constructor keywords and API."""
-
-    def __init__(
-        self,
-        observation_mode: ObservationMode = "html",
-        file_path: str | None = None,
-        server: Shop | None = None,
-        **kwargs: Any,
-    ):
-        self.observation_mode = observation_mode
-        self.kwargs = kwargs
-        data_dir = kwargs.get("data_dir") or (str(_data_dir_of(file_path)) if file_path else None)
-        self.server = server or Shop.from_config(
-            ShopConfig(
-                data_dir=data_dir,
-                num_products=kwargs.get("num_products"),
-                human_goals=bool(kwargs.get("human_goals", False)),
-                seed=int(kwargs.get("seed", 0)),
-                show_attrs=bool(kwargs.get("show_attrs", False)),
-            )
-        )
-        self.session = kwargs.get("session")
-        self.session_prefix = kwargs.get("session_prefix")
-        self.num_prev_obs = int(kwargs.get("num_prev_obs", 0))
-        self.num_prev_actions = int(kwargs.get("num_prev_actions", 0))
-        self._rng = random.Random(int(kwargs.get("seed", 0)))
-        self._session: ShopSession | None = None
-        self.prev_obs: list[str] = []
-        self.prev_actions: list[str] = []
-        self.instruction_text = ""
-        self.reset()
-
-    @property
-    def state(self) -> dict[str, Any]:
-        """WebShop's state dict: url, html and instruction text."""
-        assert self._session is not None
-        s = self._session.state
-        return {"url": s.url, "html": observation(s, "html"), "instruction_text": self.instruction_text}
-
-    @property
-    def observation(self) -> str:
-        """The current observation in ``observation_mode``."""
-        assert self._session is not None
-        return observation(self._session.state, self.observation_mode)
-
-    def get_available_actions(self) -> dict[str, Any]:
-        """``{has_search_bar, clickables}`` for the current page."""
-        assert self._session is not None
-        return self._session.state.valid_actions()
-
-    def get_instruction_text(self) -> str:
-        """The current goal's instruction."""
-        return self.instruction_text
-
-    def reset(self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
-        """New session: an int (or ``fixed_<n>``) picks goal n; anything else draws a goal by weight."""
-        session = session if session is not None else self.session
-        index: int | None = None
-        if isinstance(session, int):
-            index = session
-        elif isinstance(session, str) and session.startswith("fixed_") and session[6:].isdigit():
-            index = int(session[6:])
-        if session is None:
-            session = "".join(self._rng.choices("abcdefghijklmnopqrstuvwxyz", k=10))
-        if index is None:
-            index = self.server.draw_goal_index(self._rng)
-        sid = f"{self.session_prefix or ''}{session}"
-        goal = self.server.goal(index)
-        if instruction_text is not None:
-            goal = goal.model_copy(update={"instruction_text": instruction_text})
-        self._session = ShopSession(self.server, goal, sid)
-        self.instruction_text = goal.instruction_text
-        obs = self.observation
-        self.prev_obs, self.prev_actions = [obs], []
-        return obs, None
-
-    def step(self, action: str) -> tuple[str, float, bool, None]:
-        """WebShop's 4-tuple step, with its optional history of previous observations/actions."""
-        assert self._session is not None
-        result = self._session.step(action)
-        ob = self.observation
-        texts = [ob]
-        self.prev_actions.append(action)
-        for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):
-            if len(self.prev_actions) >= i and self.num_prev_actions >= i:
-                texts.append(self.prev_actions[-i])
-            if len(self.prev_obs) >= i and self.num_prev_obs >= i:
-                texts.append(self.prev_obs[-i])
-        self.prev_obs.append(ob)
-        return " [SEP] ".join(texts[::-1]), result.reward, result.done, None
-
-    def render(self, mode: str = "human") -> None:
-        """Nothing to render (as in WebShop)."""
-
-    def close(self) -> None:
-        """Nothing to close (as in WebShop)."""
-
-
-def _data_dir_of(file_path: str) -> str:
-    from pathlib import Path
-
-    p = Path(file_path)
-    return str(p.parent if p.is_file() or p.suffix == ".json" else p)

@@ -61,6 +61,7 @@ class EvalConfig(BaseModel):
     goal_file: str | None = None
     profile: str = "webshop"
     task_mode: Literal["standard", "persona"] | None = None
+    engine: str | None = None
 
 
 def start_server(shop: Shop) -> ServerThread:
@@ -74,7 +75,7 @@ def _shop(cfg: EvalConfig) -> Any:
     from shopsim.simsite.profiles import open_shop
 
     return open_shop(ShopConfig(data_dir=cfg.data, num_products=cfg.num_products, human_goals=cfg.human_goals,
-                                seed=cfg.seed, profile=cfg.profile))
+                                seed=cfg.seed, profile=cfg.profile, extra={"engine": cfg.engine} if cfg.engine else {}))
 
 
 def _source(cfg: EvalConfig, stack: ExitStack) -> Any:

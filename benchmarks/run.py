@@ -4,7 +4,7 @@
 
 Prints a table for the bundled catalog and, when present, WebShop's real small set
 (../shared/data/webshop-small). ``--scale`` also generates catalogs of N products with the
-bundled generator and measures index build time, search latency and memory of both engines.
+bundled generator and measures index build time, search latency and memory of each engine.
 Targets (2-core machine): >= 1,000 env steps/s; search p95 < 1 ms and reward < 1 ms at 1k
 products; import + construct < 1.5 s; search p95 < 20 ms and build < 60 s at 100k.
 """
@@ -104,19 +104,19 @@ def measure(label: str, data: str | None) -> dict[str, float | str]:
 
 
 def scale(n: int) -> list[dict[str, float | str]]:
-    """Generate n products and time both search engines on them (rank-bm25 only up to 20k)."""
+    """Generate n products and time the search engines on them (rank-bm25 only up to 20k)."""
     import resource
 
     from shopsim.simsite.catalog.generator import generate
     from shopsim.simsite.loader import find_catalog_files, load_products
-    from shopsim.simsite.search import BM25Index, RankBM25Engine
+    from shopsim.simsite.search import BM25Index, LuceneEngine, RankBM25Engine
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         generate(tmp, n_products=n, seed=1)
         products = load_products(find_catalog_files(tmp))
         queries = [f"{p.query} {p.title.split()[-1]}" for p in products[:: max(1, n // 300)]][:300]
-        engines = [("bm25 (numpy, default)", BM25Index.from_products)]
+        engines = [("lucene (default)", LuceneEngine), ("bm25 (numpy)", BM25Index.from_products)]
         if n <= 20_000:
             engines.append(("rank-bm25", RankBM25Engine))
         for name, build in engines:

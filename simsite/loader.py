@@ -213,16 +213,21 @@ def parse_pricing(raw: Any, where: str) -> tuple[list[float], str]:
     return values[:2], f"${values[0]} to ${values[1]}"
 
 
-def _options(raw: Any, where: str) -> tuple[dict[str, list[str]], dict[str, str | None]]:
-    """WebShop's option normalisation: lower-cased names and values, ``/`` shown as ``' | '``."""
+def _options(raw: Any, where: str) -> tuple[dict[str, list[str]], dict[str, str | None], tuple[str, ...]]:
+    """WebShop's option normalisation: lower-cased names and values, ``/`` shown as ``' | '``.
+
+    Also returns the axes listed without values, which WebShop skips.
+    """
     options: dict[str, list[str]] = {}
     to_image: dict[str, str | None] = {}
     if not raw:  # WebShop's real files write '' for "no options"
-        return options, to_image
+        return options, to_image, ()
     if not isinstance(raw, dict):
         raise DataError(f"{where}: field 'customization_options': expected an object or '', got {_kind(raw)}")
+    null_axes: list[str] = []
     for name, contents in raw.items():
         if contents is None:
+            null_axes.append(name)
             continue
         field = f"customization_options.{one_line(name)}"
         if not isinstance(contents, list):
@@ -238,7 +243,7 @@ def _options(raw: Any, where: str) -> tuple[dict[str, list[str]], dict[str, str 
             values.append(value)
             to_image[value] = image
         options[name.lower()] = values
-    return options, to_image
+    return options, to_image, tuple(null_axes)
 
 
 def _review(r: Any, where: str) -> ProductReview:
@@ -393,7 +398,7 @@ def _product(
             got = "missing" if field not in p else f"expected a string, got {_kind(value)}"
             raise DataError(f"{where}: field '{field}': {got}")
     pricing, price_text = parse_pricing(p.get("pricing"), where)
-    options, to_image = _options(p.get("customization_options"), where)
+    options, to_image, null_axes = _options(p.get("customization_options"), where)
     bullets = p.get("small_description")
     if bullets is None:
         bullets = []
@@ -415,6 +420,7 @@ def _product(
             price_text=price_text,
             options=options,
             option_to_image=to_image,
+            null_option_axes=null_axes,
             attributes=attr.attributes if attr.attributes is not None else ["DUMMY_ATTR"],
             category=p["category"],
             query=p["query"].lower().strip(),

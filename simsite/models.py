@@ -47,6 +47,9 @@ class Product(BaseModel):
     instruction_text: str | None = None
     instruction_attributes: list[str] | None = None
     human_instructions: list[dict[str, Any]] = Field(default_factory=list)
+    null_option_axes: tuple[str, ...] = ()
+    """Option axes the file lists with no values (``null``): WebShop drops them from ``options`` but
+    still counts them in its raw ``customization_options`` (which WebShop's baseline reads)."""
 
     @property
     def category_path(self) -> list[str]:

@@ -1,10 +1,11 @@
 """Search engines over WebShop's search documents, all returning ASINs best first.
 
-``BM25Index`` is the default: an inverted index in numpy with Lucene's BM25 (k1=0.9, b=0.4, as
-WebShop's Pyserini index), whose per-posting weights are precomputed, so a query costs only its
-terms' postings. Ties are broken by ASIN, explicitly. ``RankBM25Engine`` wraps the card's
+``lucene`` (the default, :class:`~shopsim.simsite.lucene.LuceneBM25`) returns WebShop's own
+rankings and scores: Anserini's English analysis and Lucene 8's BM25 arithmetic, without Java.
+``bm25`` (:class:`BM25Index`) is a simpler BM25 (a plural stemmer, exact lengths, doubles) kept
+as a named alternative: it ranks differently from WebShop. ``rank-bm25`` wraps the card's
 rank-bm25 for comparison (it scores every document per query). ``FixedResults`` replays recorded
-rankings, e.g. WebShop's own, for compatibility tests.
+rankings, e.g. WebShop's own, for compatibility tests. Every engine breaks ties by ASIN.
 """
 
 from __future__ import annotations
@@ -12,20 +13,27 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
 
+from shopsim.errors import ConfigError, did_you_mean
+from shopsim.simsite.lucene.analysis import ENGLISH_STOP_WORDS
 from shopsim.simsite.models import Product
+from shopsim.simsite.postings import id_ranks, invert, top_k
 
 __all__ = [
+    "ENGINES",
     "MAX_QUERY_CHARS",
     "SEARCH_RETURN_N",
     "BM25Index",
     "FixedResults",
+    "LuceneEngine",
     "RankBM25Engine",
+    "ScoredEngine",
     "SearchEngine",
+    "make_engine",
     "product_document",
     "stem",
     "tokenize",
@@ -34,10 +42,7 @@ __all__ = [
 SEARCH_RETURN_N = 50
 MAX_QUERY_CHARS = 1000
 _TOKEN = re.compile(r"[a-z0-9]+")
-# Lucene's English stop set, which Pyserini's default analyzer drops.
-_STOP = frozenset(
-    ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not", "of", "on", "or", "such", "that", "the", "their", "then", "there", "these", "they", "this", "to", "was", "will", "with"]
-)
+_STOP = ENGLISH_STOP_WORDS  # Lucene's English stop set, which Pyserini's default analyzer drops
 
 
 class SearchEngine(Protocol):
@@ -45,6 +50,14 @@ class SearchEngine(Protocol):
 
     def search(self, query: str, k: int = SEARCH_RETURN_N) -> list[str]:
         """Return up to ``k`` ASINs, best first, deterministically."""
+        ...
+
+
+class ScoredEngine(SearchEngine, Protocol):
+    """An engine that also reports its scores (``shopsim search`` needs them)."""
+
+    def scored(self, query: str, k: int = SEARCH_RETURN_N) -> list[tuple[str, float]]:
+        """Up to ``k`` ``(asin, score)`` pairs, best first."""
         ...
 
 
@@ -90,28 +103,15 @@ class BM25Index:
         self.asins = list(asins)
         self.k1, self.b = k1, b
         n = len(self.asins)
-        postings: dict[str, tuple[list[int], list[int]]] = {}
-        lengths = np.zeros(n, dtype=np.float64)
-        for doc_id, text in enumerate(documents):
-            counts = Counter(tokenize(text))
-            lengths[doc_id] = sum(counts.values())
-            for term, tf in counts.items():
-                entry = postings.get(term)
-                if entry is None:
-                    entry = postings[term] = ([], [])
-                entry[0].append(doc_id)
-                entry[1].append(tf)
+        postings, lengths = invert((tokenize(text) for text in documents), n)
         avgdl = float(lengths.mean()) if n else 1.0
         norm = k1 * (1.0 - b + b * lengths / max(avgdl, 1e-9))
         self._postings: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
-        for term, (docs, tfs) in postings.items():
-            d = np.asarray(docs, dtype=np.int32)
-            tf = np.asarray(tfs, dtype=np.float64)
-            idf = math.log(1.0 + (n - len(docs) + 0.5) / (len(docs) + 0.5))
+        for term, (d, tfs) in postings.items():
+            tf = tfs.astype(np.float64)
+            idf = math.log(1.0 + (n - len(d) + 0.5) / (len(d) + 0.5))
             self._postings[term] = (d, tf / (tf + norm[d]), idf)
-        order = sorted(range(n), key=self.asins.__getitem__)
-        self._asin_rank = np.empty(n, dtype=np.int64)
-        self._asin_rank[order] = np.arange(n)
+        self._asin_rank = id_ranks(self.asins)
 
     @classmethod
     def from_products(cls, products: Sequence[Product], **kw: float) -> BM25Index:
@@ -120,6 +120,10 @@ class BM25Index:
 
     def search(self, query: str, k: int = SEARCH_RETURN_N) -> list[str]:
         """Top ``k`` ASINs by BM25 score, ties by ASIN; only documents sharing a term are returned."""
+        return [asin for asin, _ in self.scored(query, k)]
+
+    def scored(self, query: str, k: int = SEARCH_RETURN_N) -> list[tuple[str, float]]:
+        """Top ``k`` ``(asin, score)`` pairs."""
         terms = Counter(tokenize(query[:MAX_QUERY_CHARS]))
         hits = [(self._postings[t], qtf) for t, qtf in terms.items() if t in self._postings]
         if not hits or k <= 0:
@@ -127,14 +131,8 @@ class BM25Index:
         scores = np.zeros(len(self.asins), dtype=np.float64)  # per query: safe across threads
         for (docs, weights, idf), qtf in hits:
             scores[docs] += (idf * qtf) * weights
-        cand = np.flatnonzero(scores)
-        cand_scores = scores[cand]
-        if len(cand) > k:
-            kth = np.partition(cand_scores, len(cand) - k)[len(cand) - k]
-            keep = cand_scores >= kth
-            cand, cand_scores = cand[keep], cand_scores[keep]
-        order = np.lexsort((self._asin_rank[cand], -cand_scores))[:k]
-        return [self.asins[i] for i in cand[order]]
+        docs, best = top_k(scores, self._asin_rank, k)
+        return [(self.asins[d], float(s)) for d, s in zip(docs, best, strict=True)]
 
 
 class RankBM25Engine:
@@ -148,9 +146,13 @@ class RankBM25Engine:
 
     def search(self, query: str, k: int = SEARCH_RETURN_N) -> list[str]:
         """Top ``k`` by BM25Okapi score (positive scores only), ties by ASIN."""
+        return [asin for asin, _ in self.scored(query, k)]
+
+    def scored(self, query: str, k: int = SEARCH_RETURN_N) -> list[tuple[str, float]]:
+        """Top ``k`` ``(asin, score)`` pairs."""
         scores = self._bm25.get_scores(tokenize(query[:MAX_QUERY_CHARS]))
         ranked = sorted((-s, a) for s, a in zip(scores, self.asins, strict=True) if s > 0)
-        return [a for _, a in ranked[:k]]
+        return [(a, float(-s)) for s, a in ranked[:k]]
 
 
 class FixedResults:
@@ -165,3 +167,35 @@ class FixedResults:
         if query in self.rankings:
             return self.rankings[query][:k]
         return self.fallback.search(query, k) if self.fallback else []
+
+
+class LuceneEngine:
+    """WebShop's Pyserini ranking (see :mod:`shopsim.simsite.lucene`) over WebShop's documents."""
+
+    def __init__(self, products: Sequence[Product]):
+        from shopsim.simsite.lucene import LuceneBM25
+
+        self.index = LuceneBM25([p.asin for p in products], (product_document(p) for p in products))
+
+    def search(self, query: str, k: int = SEARCH_RETURN_N) -> list[str]:
+        """WebShop's top ``k`` ASINs for ``query`` (lower-cased, as WebShop's env sends it)."""
+        return self.index.search(query[:MAX_QUERY_CHARS], k)
+
+    def scored(self, query: str, k: int = SEARCH_RETURN_N) -> list[tuple[str, float]]:
+        """Top ``k`` ``(asin, Lucene score)`` pairs."""
+        return self.index.scored(query[:MAX_QUERY_CHARS], k)
+
+
+#: The WebShop profile's engines by name; ``lucene`` is the default.
+ENGINES: dict[str, Callable[[Sequence[Product]], ScoredEngine]] = {
+    "lucene": LuceneEngine,
+    "bm25": BM25Index.from_products,
+    "rank-bm25": RankBM25Engine,
+}
+
+
+def make_engine(products: Sequence[Product], kind: str = "lucene") -> ScoredEngine:
+    """The engine named ``kind`` (``lucene``, ``bm25`` or ``rank-bm25``) over ``products``."""
+    if kind not in ENGINES:
+        raise ConfigError(f"unknown search engine {kind!r}: use one of {', '.join(ENGINES)}.{did_you_mean(kind, list(ENGINES))}")
+    return ENGINES[kind](products)

@@ -21,7 +21,7 @@ from shopsim.simsite.goals import (
 from shopsim.simsite.loader import find_catalog_files, load_products
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
-from shopsim.simsite.search import BM25Index, SearchEngine
+from shopsim.simsite.search import SearchEngine, make_engine
 
 __all__ = ["Shop", "ShopConfig"]
 
@@ -65,7 +65,7 @@ class Shop:
         self.product_list = products
         self.prices = prices
         self.goals = goals
-        self.search_engine = search if search is not None else BM25Index.from_products(products)
+        self.search_engine = search if search is not None else make_engine(products)
         self.nouns = nouns or default_extractor()
         self.show_attrs = show_attrs
         self._cum_weights = list(itertools.accumulate(g.weight for g in goals))
@@ -93,6 +93,8 @@ class Shop:
             goals = shuffle_goals(make(products, prices, rng))
         if not goals:
             raise DataError(f"{data_dir}: no goals could be made (no instructions in the attribute file?)")
+        if search is None:
+            search = make_engine(products, config.extra.get("engine", "lucene"))
         return cls(products, prices, goals, search, show_attrs=config.show_attrs)
 
     @classmethod
@@ -117,7 +119,11 @@ class Shop:
         return parse_goal_spec(spec, len(self.goals))
 
     def draw_goal_index(self, rng: random.Random) -> int:
-        """A goal index drawn by weight (WebShop's ``random_idx``), from the caller's seeded rng."""
+        """A goal index drawn by weight from the caller's seeded rng.
+
+        WebShop's ``random_idx`` is off by one (it never draws goal 0); the ``WebAgentTextEnv`` shim
+        reproduces that exactly, this draw does not.
+        """
         total = self._cum_weights[-1]
         return min(bisect.bisect_right(self._cum_weights, rng.random() * total), len(self.goals) - 1)
 

@@ -48,12 +48,13 @@ def test_seeded_goal_draws(bundled_shop: Shop) -> None:
 def test_webagent_text_env_shim(bundled_shop: Shop) -> None:
     env = WebAgentTextEnv(observation_mode="text", server=bundled_shop, num_prev_actions=1)
     obs, none = env.reset(session=4)
-    assert obs.startswith("WebShop [SEP]") and none is None and env.instruction_text == bundled_shop.goals[4].instruction_text
+    # WebShop reads the search page's '#instruction-text h4': 'Instruction: <br>goal'
+    assert obs.startswith("WebShop [SEP]") and none is None and env.instruction_text == f"Instruction: {bundled_shop.goals[4].instruction_text}"
     assert env.get_available_actions()["has_search_bar"] is True
     state, reward, done, info = env.step(f"search[{env.instruction_text}]")
     assert reward == 0.0 and info is None and not done and state.startswith(f"search[{env.instruction_text}] [SEP] Instruction:")
     env.reset(session="fixed_7")
-    assert env.instruction_text == bundled_shop.goals[7].instruction_text
+    assert env.instruction_text == f"Instruction: {bundled_shop.goals[7].instruction_text}"
     env.reset(session="abc")  # a seeded weighted draw
     assert env.state["url"].endswith("/abc")
 

@@ -7,6 +7,7 @@ from shopsim.simsite.search import (
     BM25Index,
     FixedResults,
     RankBM25Engine,
+    make_engine,
     product_document,
     tokenize,
 )
@@ -36,7 +37,7 @@ def test_top_50_on_the_bundled_catalog_is_stable(bundled_shop: Shop) -> None:
         first = engine.search(goal.instruction_text)
         assert 0 < len(first) <= SEARCH_RETURN_N and len(set(first)) == len(first)
         assert engine.search(goal.instruction_text) == first
-    rebuilt = BM25Index.from_products(bundled_shop.product_list)
+    rebuilt = make_engine(bundled_shop.product_list)  # the default, WebShop's Lucene ranking
     assert all(rebuilt.search(g.instruction_text) == engine.search(g.instruction_text) for g in bundled_shop.goals[:30])
 
 
@@ -64,3 +65,17 @@ def test_fixed_results_replay_and_fallback() -> None:
     assert fixed.search("red shoes") == ["B2", "B1"] and fixed.search("red shoes", k=1) == ["B2"]
     assert fixed.search("red") == ["X1"]
     assert FixedResults({}).search("x") == []
+
+
+def test_engines_by_name_and_a_clear_error_for_a_typo(bundled_shop: Shop) -> None:
+    import pytest
+
+    from shopsim.errors import ConfigError
+
+    products = bundled_shop.product_list[:50]
+    for kind in ("lucene", "bm25", "rank-bm25"):
+        hits = make_engine(products, kind).scored(products[0].title.lower(), 5)
+        assert hits and hits[0][0] == products[0].asin and all(isinstance(s, float) for _, s in hits)
+        assert [a for a, _ in hits] == [a for a, _ in sorted(hits, key=lambda h: (-h[1], h[0]))]
+    with pytest.raises(ConfigError, match="Did you mean: `lucene`"):
+        make_engine(products, "lucen")

@@ -8,7 +8,7 @@ from typing import Any
 from shopsim.errors import ConfigError
 from shopsim.simsite.shop import ShopConfig
 
-__all__ = ["agent_options", "load_shop", "print_table", "shop_args"]
+__all__ = ["agent_options", "engine_extra", "load_shop", "print_table", "shop_args"]
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
@@ -23,6 +23,14 @@ def shop_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--num-products", type=int, default=None, help="use only the first N products")
     p.add_argument("--human-goals", action="store_true", help="use human-written goals instead of synthetic ones")
     p.add_argument("--seed", type=int, default=0, help="seed for prices, price limits and goal draws")
+    p.add_argument("--engine", default=None,
+                   help="search engine: webshop: lucene (default: WebShop's own rankings), bm25 or rank-bm25; "
+                        "shopsim-v8: numpy (default) or fts5")
+
+
+def engine_extra(engine: str | None) -> dict[str, str]:
+    """``ShopConfig.extra`` for ``--engine`` (empty: the profile's default engine)."""
+    return {"engine": engine} if engine else {}
 
 
 def agent_options(pairs: list[str] | None) -> dict[str, str]:
@@ -44,7 +52,7 @@ def load_shop(args: argparse.Namespace) -> Any:
     if profile != "webshop" and (args.num_products is not None or args.human_goals):
         raise ConfigError(f"--num-products and --human-goals are webshop options; profile {profile} has its own tasks")
     return open_shop(ShopConfig(data_dir=args.data, num_products=args.num_products, human_goals=args.human_goals,
-                                seed=args.seed, profile=profile))
+                                seed=args.seed, profile=profile, extra=engine_extra(getattr(args, "engine", None))))
 
 
 def print_table(rows: list[tuple[str, str]]) -> None:

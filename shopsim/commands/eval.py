@@ -41,7 +41,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      workers=args.workers, seed=args.seed, out=args.out, max_steps=max_steps,
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
                      agent_options=options, bundle=args.bundle, goal_file=args.goal_file,
-                     profile=profile.name, task_mode=args.task_mode)
+                     profile=profile.name, task_mode=args.task_mode, engine=args.engine)
     summary, extra = run_eval(cfg)
     if args.json:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))

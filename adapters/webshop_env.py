@@ -1,0 +1,287 @@
+"""A drop-in for WebShop's ``WebAgentTextEnv`` (``web_agent_site/envs/web_agent_text_env.py``), in-process.
+
+Same constructor keywords, ``reset(session=, instruction_text=)``, 4-tuple ``step``,
+``get_available_actions()``, ``text_to_clickable``, ``instruction_text``, ``get_instruction_text()``,
+``get_image()``, ``state``, ``observation`` and ``env.server`` (a :class:`WebShopServer`), so
+WebShop agent code runs unchanged. Pages come from :class:`ShopSession`; the shim keeps WebShop's
+bookkeeping around it: which actions it ignores, what ``user_sessions`` holds, when
+``text_to_clickable`` is refreshed. Differences are listed in :class:`WebAgentTextEnv`.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import types
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from shopsim.actions import parse_action
+from shopsim.adapters.webshop_server import WebShopServer
+from shopsim.errors import ConfigError, SessionError
+from shopsim.page import Clickable, ClickKind, PageState
+from shopsim.render import observation as text_observation
+from shopsim.simsite.html import render_html
+from shopsim.simsite.session import ShopSession
+from shopsim.simsite.shop import Shop, ShopConfig
+
+__all__ = ["IMAGE_FEATURE_DIM", "WebAgentTextEnv", "WebShopClickable"]
+
+#: WebShop's ResNet image features are 512-dim; without them ``get_image`` is a zero vector.
+IMAGE_FEATURE_DIM = 512
+_MODES = ("html", "text", "text_rich", "url")
+_FEATURE_FILES = "data/feat_conv.pt and data/feat_ids.pt"
+
+# The attributes WebShop's templates give each clickable element (BeautifulSoup lists ``class``).
+_ATTRS: dict[str, tuple[str, dict[str, Any]]] = {
+    "search": ("button", {"class": ["btn", "btn-success"], "type": "submit"}),
+    "back_to_search": ("button", {"type": "submit", "class": ["btn", "btn-success"]}),
+    "prev": ("button", {"type": "submit", "class": ["btn", "btn-primary"]}),
+    "next": ("button", {"type": "submit", "class": ["btn", "btn-primary"]}),
+    "sub_page": ("button", {"class": ["btn", "btn-primary"], "type": "submit"}),
+    "buy": ("button", {"type": "submit", "class": ["btn", "btn-lg", "purchase"]}),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class WebShopClickable:
+    """A ``text_to_clickable`` value: what WebShop's BeautifulSoup ``Tag`` offers its clients.
+
+    ``name`` is the tag (``button``, ``a``, ``input``); ``get('class')``, ``get('name')``,
+    ``['value']``, ``get_text()`` and ``.text`` read like a Tag's; ``clickable`` is our own record.
+    """
+
+    name: str
+    attrs: Mapping[str, Any]
+    text: str
+    clickable: Clickable
+    kind: ClickKind = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", self.clickable.kind)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """An attribute, or ``default`` (``Tag.get``)."""
+        return self.attrs.get(key, default)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.attrs[key]
+
+    def has_attr(self, key: str) -> bool:
+        """Whether the element has the attribute (``Tag.has_attr``)."""
+        return key in self.attrs
+
+    def get_text(self, separator: str = "", strip: bool = False) -> str:
+        """The element's text (``Tag.get_text``)."""
+        return self.text.strip() if strip else self.text
+
+
+def _element(c: Clickable, state: PageState) -> WebShopClickable:
+    """The element WebShop's page has for a clickable: a button, a product link or an option radio."""
+    if c.kind == "product":
+        attrs: dict[str, Any] = {"class": ["product-link"], "href": c.url or ""}
+        return WebShopClickable("a", types.MappingProxyType(attrs), c.text, c)
+    if c.kind == "option":
+        axis = c.axis or ""
+        values = state.product.options.get(axis, []) if state.product is not None else []
+        index = values.index(c.text) if c.text in values else 0
+        attrs = {"type": "radio", "id": f"radio_{axis}{index}", "name": axis, "value": c.text}
+        return WebShopClickable("input", types.MappingProxyType(attrs), "", c)
+    tag, attrs = _ATTRS[c.kind]
+    return WebShopClickable(tag, types.MappingProxyType(attrs), c.text, c)
+
+
+def _observation(state: PageState, mode: str) -> str:
+    """``shopsim.adapters.env.observation``'s twin (env.py re-exports this module, so it cannot be imported here)."""
+    return render_html(state) if mode == "html" else text_observation(state, mode)  # type: ignore[arg-type]
+
+
+class WebAgentTextEnv:
+    """WebShop's text env over the sim (``observation_mode`` html, text, text_rich or url).
+
+    Keywords as WebShop's: ``file_path`` (an items file or its folder), ``server`` (a
+    :class:`WebShopServer` to share, or a :class:`Shop` to wrap), ``filter_goals``, ``limit_goals``,
+    ``num_products``, ``human_goals``, ``show_attrs``, ``session_prefix``, ``num_prev_obs``,
+    ``num_prev_actions``, ``get_image``; ours: ``data_dir`` and ``seed`` (prices, goals and the draws
+    of ``reset()``, from one seeded rng, never the global ``random``).
+
+    Differences from WebShop: ``filter_goals``/``limit_goals`` also apply to a wrapped Shop (WebShop
+    ignores them when given a server); ``reset(session='fixed_<n>')`` picks goal n, as WebShop's web
+    app does; after a purchase every action is refused (WebShop would still search); a search of
+    blanks or over 1,000 characters is refused; ``get_instruction_text()`` on the done page raises
+    SessionError (WebShop's page has no instruction there, and BeautifulSoup raises AttributeError);
+    an unknown goal index raises ConfigError (WebShop: IndexError).
+    """
+
+    def __init__(
+        self,
+        observation_mode: str = "html",
+        file_path: str | None = None,
+        server: WebShopServer | Shop | None = None,
+        **kwargs: Any,
+    ):
+        if observation_mode == "image":
+            raise ConfigError("observation_mode='image' needs WebShop's ResNet image features "
+                              f"({_FEATURE_FILES}), which shopsim does not have; use html, text, text_rich or url")
+        if observation_mode not in _MODES:
+            raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich or url")
+        self.observation_mode = observation_mode
+        self.kwargs = kwargs
+        self.file_path = file_path
+        if isinstance(server, WebShopServer):
+            self.server = server
+        else:
+            shop = server if server is not None else self._load_shop(file_path, kwargs)
+            self.server = WebShopServer(shop, filter_goals=kwargs.get("filter_goals"),
+                                        limit_goals=int(kwargs.get("limit_goals", -1)))
+        self.base_url = self.server.base_url
+        if kwargs.get("get_image", 0):
+            warnings.warn(f"get_image: shopsim has no ResNet image features ({_FEATURE_FILES}); "
+                          f"get_image() returns a {IMAGE_FEATURE_DIM}-dim zero vector", UserWarning, stacklevel=2)
+        self.session: str | None = kwargs.get("session")
+        self.session_prefix: str | None = kwargs.get("session_prefix")
+        self.num_prev_obs = int(kwargs.get("num_prev_obs", 0))
+        self.num_prev_actions = int(kwargs.get("num_prev_actions", 0))
+        self._rng = random.Random(int(kwargs.get("seed", 0)))
+        self._session: ShopSession | None = None
+        self.text_to_clickable: dict[str, WebShopClickable] | None = None
+        self.instruction_text = ""
+        self.prev_obs: list[str] = []
+        self.prev_actions: list[str] = []
+        self.reset()
+
+    @staticmethod
+    def _load_shop(file_path: str | None, kwargs: dict[str, Any]) -> Shop:
+        data_dir = kwargs.get("data_dir")
+        if data_dir is None and file_path is not None:
+            p = Path(file_path)
+            data_dir = p.parent if p.is_file() or p.suffix == ".json" else p
+        return Shop.from_config(ShopConfig(
+            data_dir=data_dir,
+            num_products=kwargs.get("num_products"),
+            human_goals=bool(kwargs.get("human_goals", False)),
+            seed=int(kwargs.get("seed", 0)),
+            show_attrs=bool(kwargs.get("show_attrs", False)),
+        ))
+
+    def _page(self) -> PageState:
+        if self._session is None:
+            raise SessionError("Cannot use the env before reset()")
+        return self._session.state
+
+    # ---- WebShop's API ------------------------------------------------------------------------
+    @property
+    def state(self) -> dict[str, Any]:
+        """WebShop's state dict: url, html and the instruction text."""
+        s = self._page()
+        return {"url": s.url, "html": _observation(s, "html"), "instruction_text": self.instruction_text}
+
+    @property
+    def observation(self) -> str:
+        """The current page in ``observation_mode``."""
+        return _observation(self._page(), self.observation_mode)
+
+    def get_available_actions(self) -> dict[str, Any]:
+        """``{has_search_bar, clickables}``; fills ``text_to_clickable`` (lower-cased text -> element)."""
+        state = self._page()
+        self.text_to_clickable = {c.arg: _element(c, state) for c in state.clickables}
+        return {"has_search_bar": state.has_search_bar, "clickables": list(self.text_to_clickable)}
+
+    def get_instruction_text(self) -> str:
+        """The ``#instruction-text h4`` text of the current page, as BeautifulSoup's ``.text`` reads it.
+
+        WebShop's search page writes ``Instruction: <br>goal`` and its other pages ``Instruction:<br>goal``;
+        ``<br>`` adds no text, so the first reads ``'Instruction: goal'`` and the others ``'Instruction:goal'``.
+        """
+        state = self._page()
+        if state.page_type == "done" or state.instruction is None:
+            raise SessionError("the done page has no instruction (WebShop's get_instruction_text fails there); "
+                               "read env.instruction_text")
+        return ("Instruction: " if state.page_type == "search" else "Instruction:") + state.instruction
+
+    def get_image(self) -> np.ndarray:
+        """WebShop's image feature without its feature files: a 512-dim float32 zero vector."""
+        return np.zeros(IMAGE_FEATURE_DIM, dtype=np.float32)
+
+    def reset(self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
+        """A session: an int picks that goal, a known session id keeps its goal, else a weighted draw.
+
+        ``instruction_text`` replaces only ``env.instruction_text`` (and ``state``), as in WebShop:
+        pages still show the goal's own instruction.
+        """
+        session_int: int | None = None
+        if session is not None:
+            sid = str(session)
+            if isinstance(session, int):
+                session_int = session
+            elif sid.startswith("fixed_") and sid[6:].isdigit():
+                session_int = int(sid[6:])
+        else:
+            sid = "".join(self._rng.choices(string.ascii_lowercase, k=10))
+        if self.session_prefix is not None:
+            sid = f"{self.session_prefix}{sid}"
+        self.session = sid
+        goal = self.server.open_session(sid, session_int, self._rng)
+        self._session = ShopSession(self.server.shop, goal, sid, base_url=self.base_url)
+        self.text_to_clickable = None
+        self.instruction_text = self.get_instruction_text() if instruction_text is None else instruction_text
+        obs = self.observation
+        self.prev_obs, self.prev_actions = [obs], []
+        return obs, None
+
+    def step(self, action: str) -> tuple[str, float, bool, None]:
+        """WebShop's step: ``search[...]`` or ``click[...]`` of a current clickable; anything else does nothing."""
+        self.get_available_actions()
+        assert self._session is not None and self.text_to_clickable is not None
+        name, arg = parse_action(action)
+        arg = arg.lower() if arg is not None else None
+        reward, done = 0.0, False
+        if name == "search" and arg:
+            reward, done = self._apply(action, "search", arg, None)
+        elif name == "click" and arg is not None and arg in self.text_to_clickable and arg != "search":
+            reward, done = self._apply(action, "click", arg, self.text_to_clickable[arg].clickable)
+        ob = self.observation
+        texts = [ob]
+        self.prev_actions.append(action)
+        for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):
+            if len(self.prev_actions) >= i and self.num_prev_actions >= i:
+                texts.append(self.prev_actions[-i])
+            if len(self.prev_obs) >= i and self.num_prev_obs >= i:
+                texts.append(self.prev_obs[-i])
+        self.prev_obs.append(ob)
+        return " [SEP] ".join(texts[::-1]), reward, done, None
+
+    def _apply(self, action: str, name: str, arg: str, target: Clickable | None) -> tuple[float, bool]:
+        """Run an accepted action on the session and keep ``user_sessions`` as WebShop's ``receive`` does."""
+        assert self._session is not None and self.session is not None
+        sid, server = self.session, self.server
+        self._session.goal = server.session_goal(sid)  # an instruction set via the server shows from now on
+        before = self._session.state.page_type
+        result = self._session.step(action)
+        if result.state.feedback.code != "ok":
+            return result.reward, result.done
+        s = server.user_sessions[sid]
+        if target is None:
+            server.note_search(sid, arg.split(" "), 1)
+        elif target.kind == "buy" and result.breakdown is not None:
+            server.note_purchase(sid, result.reward, result.breakdown.webshop_info())
+        elif target.kind == "back_to_search":
+            server.note_back_to_search(sid)
+        elif target.kind in ("next", "prev") and before == "results":
+            server.note_search(sid, s["keywords"], (s["page"] or 1) + (1 if target.kind == "next" else -1))
+        elif target.kind == "prev" and before == "item":
+            server.note_search(sid, s["keywords"], s["page"])
+        else:  # a product link, an option, a sub page; ``< prev`` from a sub page changes nothing
+            server.note_click(sid, target.kind, arg, target.axis)
+        return result.reward, result.done
+
+    def render(self, mode: str = "human") -> None:
+        """Nothing to render (as in WebShop)."""
+
+    def close(self) -> None:
+        """Nothing to close (as in WebShop)."""

@@ -1,0 +1,121 @@
+"""Lucene 8's BM25 (k1=0.9, b=0.4) with its arithmetic: WebShop's Pyserini ranking, without Java.
+
+What makes Lucene's scores Lucene's, each reproduced here:
+
+- **Document lengths are stored in one byte** (``SmallFloat.intToByte4``): lengths below 24 are
+  exact, longer ones keep four significant bits, rounded down. The average length is exact
+  (total terms / documents), cast to a float.
+- **Single-precision floats** everywhere Lucene uses them: ``idf`` (computed in double, then
+  cast), the per-length factor ``1 / (k1 * (1 - b + b * len / avgdl))`` and a term's score
+  ``w - w / (1 + tf * factor)`` with ``w = boost * idf`` (Lucene 8 dropped BM25's ``k1 + 1``
+  numerator) are float operations, each rounded; a document's score is the double sum of its
+  terms' scores, cast to float.
+- **Query terms** are analysed like documents and counted; a term repeated n times is one clause
+  boosted n times (Anserini's bag-of-words query).
+- **Ties** go to the smaller document id string, i.e. the ASIN (Anserini sorts hits by score,
+  then by the ``id`` field).
+
+Per posting we keep ``1 + tf * factor`` (a float), so a query costs only its terms' postings.
+:func:`anserini_scores` gives the scores as Pyserini reports them (rounded to four decimals).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from shopsim.simsite.lucene.analysis import analyze
+from shopsim.simsite.postings import id_ranks, invert, top_k
+
+__all__ = ["LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4"]
+
+_NUM_FREE_VALUES = 24  # 255 - longToInt4(Integer.MAX_VALUE)
+
+
+def _long_to_int4(i: int) -> int:
+    bits = i.bit_length()
+    if bits < 4:
+        return i
+    shift = bits - 4
+    return ((i >> shift) & 0x07) | ((shift + 1) << 3)
+
+
+def _int4_to_long(i: int) -> int:
+    bits, shift = i & 0x07, (i >> 3) - 1
+    return bits if shift == -1 else (bits | 0x08) << shift
+
+
+def int_to_byte4(length: int) -> int:
+    """Lucene's one-byte encoding of a document length (``SmallFloat.intToByte4``)."""
+    if length < _NUM_FREE_VALUES:
+        return length
+    return _NUM_FREE_VALUES + _long_to_int4(length - _NUM_FREE_VALUES)
+
+
+def byte4_to_int(b: int) -> int:
+    """The length a stored byte stands for (``SmallFloat.byte4ToInt``)."""
+    return b if b < _NUM_FREE_VALUES else _NUM_FREE_VALUES + _int4_to_long(b - _NUM_FREE_VALUES)
+
+
+_LENGTH_TABLE = np.array([byte4_to_int(i) for i in range(256)], dtype=np.float32)
+
+
+class LuceneBM25:
+    """An in-memory inverted index that scores and orders hits exactly as WebShop's Lucene index."""
+
+    def __init__(self, ids: Sequence[str], documents: Iterable[str], k1: float = 0.9, b: float = 0.4):
+        self.ids = list(ids)
+        n = len(self.ids)
+        postings, lengths = invert((analyze(text) for text in documents), n)
+        norms = np.array([int_to_byte4(int(x)) for x in lengths], dtype=np.uint8)
+        f32 = np.float32
+        self.k1, self.b = f32(k1), f32(b)
+        self.doc_count = n
+        self.avgdl = f32(int(lengths.sum()) / n) if n else f32(1.0)
+        cache = f32(1.0) / (self.k1 * ((f32(1.0) - self.b) + self.b * _LENGTH_TABLE / self.avgdl))
+        factor = cache[norms]
+        self._postings: dict[str, tuple[np.ndarray, np.ndarray, np.float32]] = {}
+        for term, (d, tfs) in postings.items():
+            self._postings[term] = (d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
+        self._id_rank = id_ranks(self.ids)
+
+    def _idf(self, doc_freq: int) -> np.float32:
+        return np.float32(math.log(1 + (self.doc_count - doc_freq + 0.5) / (doc_freq + 0.5)))
+
+    def scored(self, query: str, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` ``(id, score)`` pairs, best first; only documents sharing a term appear."""
+        hits = [(self._postings[t], qtf) for t, qtf in Counter(analyze(query)).items() if t in self._postings]
+        if not hits or k <= 0:
+            return []
+        scores = np.zeros(self.doc_count, dtype=np.float64)  # per query: safe across threads
+        for (docs, denom, idf), qtf in hits:
+            w = np.float32(qtf) * idf
+            scores[docs] += w - w / denom  # float terms, summed in double
+        docs, best = top_k(scores.astype(np.float32), self._id_rank, k)
+        return [(self.ids[d], float(s)) for d, s in zip(docs, best, strict=True)]
+
+    def search(self, query: str, k: int) -> list[str]:
+        """Top ``k`` ids, best first."""
+        return [doc_id for doc_id, _ in self.scored(query, k)]
+
+
+def anserini_scores(scores: Sequence[float]) -> list[float]:
+    """Scores as Pyserini returns them, from Lucene's, best first (Anserini's tie adjuster).
+
+    Anserini rounds every score to four decimals and lowers each member of a run of equal
+    scores by one millionth more than the one before, so that the order survives the rounding.
+    """
+    out: list[float] = []
+    dup = 0
+    for score in scores:
+        rounded = math.floor(score * 1e4 + 0.5) / 1e4
+        if out and out[-1] - rounded <= 1e-4:
+            dup += 1
+            rounded -= 1e-6 * dup
+        else:
+            dup = 0
+        out.append(float(np.float32(rounded)))
+    return out
