@@ -1,0 +1,56 @@
+"""The actions a real results or item page offers, in WebShop's order, and refusals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shopsim.page import Clickable, Feedback, FeedbackCode, Navigation, ProductView, ResultCard
+
+__all__ = ["item_clickables", "refuse", "results_clickables"]
+
+
+def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str | None,
+                       prev_url: str | None, product_url: Callable[[str], str]) -> list[Clickable]:
+    """WebShop's results-page actions: back, paging, then one ``click[<id>]`` per distinct card."""
+    out = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search")]
+    if prev_url:
+        out.append(Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url))
+    if next_url:
+        out.append(Clickable(arg="next >", text="Next >", kind="next", url=next_url))
+    seen = {c.arg for c in out}
+    for card, selector in cards:
+        arg = card.id.lower()
+        if arg in seen:
+            continue
+        seen.add(arg)
+        out.append(Clickable(arg=arg, text=card.id, kind="product", url=product_url(card.id),
+                             selector=selector))
+    return out
+
+
+def item_clickables(product: ProductView, prev_url: str | None) -> list[Clickable]:
+    """Item-page actions; an option value shared by two axes is qualified as '<axis>: <value>'."""
+    out = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search"),
+           Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url),
+           Clickable(arg="buy now", text="Buy Now", kind="buy")]
+    seen = {c.arg for c in out}
+    for axis, values in product.options.items():
+        urls = product.option_urls.get(axis, {})
+        chosen = product.selected.get(axis)
+        for value in values:
+            arg = value.lower()
+            if not arg:
+                continue
+            if arg in seen:
+                arg = f"{axis}: {value}".lower()
+                if arg in seen:
+                    continue
+            seen.add(arg)
+            out.append(Clickable(arg=arg, text=value, kind="option", axis=axis, url=urls.get(value),
+                                 clicked=value == chosen))
+    return out
+
+
+def refuse(code: FeedbackCode, message: str) -> Navigation:
+    """A non-navigation: the action is refused with a feedback code saying why."""
+    return Navigation(kind="none", feedback=Feedback(code=code, message=message))
