@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 PageType = Literal["search", "results", "item", "item_detail", "done", "blocked", "unknown"]
-Site = Literal["simsite", "amazon", "ebay", "unknown"]
+Site = Literal["simsite", "amazon", "ebay", "other", "unknown"]
 SubPage = Literal["Description", "Features", "Reviews", "Attributes"]
 ClickKind = Literal["search", "back_to_search", "next", "prev", "product", "option", "sub_page", "buy"]
 FeedbackCode = Literal[
@@ -143,6 +143,10 @@ class PageState(_Frozen):
 
     page_type: PageType
     site: Site = "simsite"
+    shop: str | None = None
+    """Which shop, for real pages: ``amazon.co.uk``, ``ebay.de``, ``etsy``, ``shopify:ostrichpillow.com``."""
+    currency: str | None = None
+    """The currency a real page shows its prices in (ISO 4217), when it says."""
     url: str | None = None
     instruction: str | None = None
     query: str | None = None

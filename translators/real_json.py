@@ -73,6 +73,7 @@ def to_annotation_json(state: PageState) -> dict[str, Any]:
     return {
         "page_type": state.page_type,
         "site": state.site,
+        "shop": state.shop,
         "url": state.url,
         "query": state.query,
         "page_num": state.page_num,
@@ -88,7 +89,7 @@ def to_annotation_json(state: PageState) -> dict[str, Any]:
         "bullet_points": p.bullet_points if p else [],
         "category_path": p.category_path if p else [],
         "rating": p.rating if p else None,
-        "currency": p.currency if p else None,
+        "currency": p.currency if p else state.currency,
         "product": product,
         "clickables": [c.arg for c in state.clickables],
         "reason": state.reason,
