@@ -1,6 +1,29 @@
-"""Page sources and environments: ``ShopEnv`` (Gymnasium) and the ``WebAgentTextEnv`` shim."""
+"""Page sources and environments: ``ShopEnv`` (Gymnasium) and the ``WebAgentTextEnv`` shim.
+
+Importing this package registers three Gymnasium ids: ``shopsim/ShopEnv-v0`` (keyword arguments
+as :class:`ShopEnv`'s), ``shopsim/WebAgentTextEnv-v0`` and WebShop's own ``WebAgentTextEnv-v0``
+(WebShop's keyword arguments: ``observation_mode``, ``num_products``, ``file_path``, ...), unless
+WebShop itself registered that id first. The shim's ids are made without Gymnasium's checker and
+order wrapper, so ``gym.make(...)`` returns the env itself and WebShop code keeps calling
+``env.get_available_actions()`` and ``env.server`` on it.
+"""
+
+import gymnasium as gym
 
 from shopsim.adapters.env import PageSource, ShopEnv, WebAgentTextEnv
 from shopsim.adapters.webshop_server import WebShopServer
 
-__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "WebShopServer"]
+__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "WebShopServer", "register_envs"]
+
+
+def register_envs() -> None:
+    """Register shopsim's Gymnasium ids (idempotent; called on import)."""
+    if "shopsim/ShopEnv-v0" not in gym.registry:
+        gym.register(id="shopsim/ShopEnv-v0", entry_point="shopsim.adapters.env:ShopEnv")
+    for env_id in ("shopsim/WebAgentTextEnv-v0", "WebAgentTextEnv-v0"):
+        if env_id not in gym.registry:
+            gym.register(id=env_id, entry_point="shopsim.adapters.webshop_env:WebAgentTextEnv",
+                         order_enforce=False, disable_env_checker=True)
+
+
+register_envs()

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
 
+from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.v8_episode import V8Episode
 from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.errors import ConfigError, SessionError
@@ -26,7 +27,11 @@ from shopsim.simsite.shop import Shop, ShopConfig
 
 __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "observation"]
 
-_MAX_TEXT = 1_000_000
+#: Longest observation (characters) the spaces admit: sim pages are a few KB, real pages' rich text
+#: and HTML can be long; shared-memory vector envs reserve this much per env.
+MAX_OBSERVATION_CHARS = {"text": 100_000, "text_rich": 100_000, "url": 10_000, "html": 2_000_000}
+#: Longest action: ``search[...]`` with a query at the limit, or a click.
+MAX_ACTION_CHARS = 2_048
 
 
 def observation(state: PageState, mode: ObservationMode = "text") -> str:
@@ -65,7 +70,8 @@ class ShopEnv(gym.Env[str, str]):
         >>> obs, reward, terminated, truncated, info = env.step("search[red shoes]")  # doctest: +SKIP
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    # ``ansi`` renders on demand; a frame rate is declared because Gymnasium's checker asks for one.
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -87,8 +93,8 @@ class ShopEnv(gym.Env[str, str]):
         self.observation_mode: ObservationMode = observation_mode
         self.strict, self.max_steps, self.source = strict, max_steps, source
         self.render_mode = render_mode
-        self.observation_space = gym.spaces.Text(max_length=_MAX_TEXT)
-        self.action_space = gym.spaces.Text(max_length=_MAX_TEXT)
+        self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS[observation_mode])
+        self.action_space = UnicodeText(MAX_ACTION_CHARS)
         self.session: ShopSession | None = None
         self.state: PageState | None = None
         self.goal_index: int | None = None

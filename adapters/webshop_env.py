@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
 
 from shopsim.actions import parse_action
+from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import Clickable, ClickKind, PageState
@@ -36,6 +38,10 @@ __all__ = ["IMAGE_FEATURE_DIM", "WebAgentTextEnv", "WebShopClickable"]
 IMAGE_FEATURE_DIM = 512
 _MODES = ("html", "text", "text_rich", "url")
 _FEATURE_FILES = "data/feat_conv.pt and data/feat_ids.pt"
+#: The spaces are declared for ``gym.make`` and tools that read them; WebShop's API is not Gymnasium's
+#: (4-tuple ``step``, ``reset(session=)``), so the ids register without Gymnasium's checker.
+MAX_OBSERVATION_CHARS = 2_000_000
+MAX_ACTION_CHARS = 2_048
 
 # The attributes WebShop's templates give each clickable element (BeautifulSoup lists ``class``).
 _ATTRS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -101,7 +107,7 @@ def _observation(state: PageState, mode: str) -> str:
     return render_html(state) if mode == "html" else text_observation(state, mode)  # type: ignore[arg-type]
 
 
-class WebAgentTextEnv:
+class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
     """WebShop's text env over the sim (``observation_mode`` html, text, text_rich or url).
 
     Keywords as WebShop's: ``file_path`` (an items file or its folder), ``server`` (a
@@ -131,6 +137,8 @@ class WebAgentTextEnv:
         if observation_mode not in _MODES:
             raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich or url")
         self.observation_mode = observation_mode
+        self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS, min_length=0)
+        self.action_space = UnicodeText(MAX_ACTION_CHARS)
         self.kwargs = kwargs
         self.file_path = file_path
         if isinstance(server, WebShopServer):
