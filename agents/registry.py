@@ -1,29 +1,104 @@
-"""Agents by name, for the command line and the evaluation runner."""
+"""Agents by name, for the command line and the evaluation runner.
+
+An agent is named three ways: a registered name (``rule``, ``heuristic``, ``llm``, ...; add one with
+:func:`register_agent`), an entry point in the ``shopsim.agents`` group of an installed package, or
+``module:attribute`` (a class or a factory). Options given as strings (``--agent-option``) are
+converted to the types the agent's constructor declares (:mod:`shopsim.agents.options`).
+"""
 
 from __future__ import annotations
 
+import importlib
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Any
 
 from shopsim.agents.base import Agent
+from shopsim.agents.options import convert_options
 from shopsim.errors import ConfigError, did_you_mean
 
-__all__ = ["AGENTS", "make_agent", "register_agent"]
+__all__ = ["AGENTS", "ENTRY_POINT_GROUP", "agent_names", "make_agent", "register_agent"]
 
+ENTRY_POINT_GROUP = "shopsim.agents"
 AgentFactory = Callable[[int, dict[str, Any]], Agent]
-AGENTS: dict[str, AgentFactory] = {}
 
 
-def register_agent(name: str, factory: AgentFactory) -> None:
-    """Make ``factory(seed, options)`` available as agent ``name``."""
-    AGENTS[name] = factory
+@dataclass(frozen=True)
+class _Entry:
+    factory: AgentFactory
+    options: Callable[..., Any] | str | None
+    """What declares the options (a class or function, or its ``module:name``), or None: strings
+    passed as given."""
+
+
+AGENTS: dict[str, _Entry] = {}
+
+
+def register_agent(name: str, factory: AgentFactory, options: Callable[..., Any] | str | None = None) -> None:
+    """Make ``factory(seed, options)`` available as agent ``name``.
+
+    ``options`` is the class (or function) whose signature declares the agent's options, so
+    command-line strings are converted and checked; without it they are passed as strings.
+    """
+    AGENTS[name] = _Entry(factory, options)
+
+
+def agent_names() -> list[str]:
+    """Registered names and installed entry points."""
+    return sorted(set(AGENTS) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)})
+
+
+def _load(spec: str) -> Any:
+    module, _, attr = spec.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except ImportError as exc:
+        raise ConfigError(f"agent {spec!r}: cannot import {module!r} ({exc})") from None
+    except AttributeError:
+        raise ConfigError(f"agent {spec!r}: {module!r} has no {attr!r}") from None
+    return obj
+
+
+def _from_object(obj: Any, name: str, seed: int, options: dict[str, Any]) -> Agent:
+    """An agent from a class or factory: ``seed`` is passed when its signature takes one."""
+    if not callable(obj):
+        raise ConfigError(f"agent {name!r} is not a class or a factory")
+    kwargs = convert_options(obj, options, name)
+    target = obj.__init__ if inspect.isclass(obj) else obj
+    try:
+        takes_seed = "seed" in inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        takes_seed = False
+    agent = obj(seed=seed, **kwargs) if takes_seed else obj(**kwargs)
+    if not all(callable(getattr(agent, m, None)) for m in ("reset", "act")):
+        raise ConfigError(f"agent {name!r} built a {type(agent).__name__}, which has no reset() and act()")
+    return agent  # type: ignore[no-any-return]
 
 
 def make_agent(name: str, seed: int = 0, options: dict[str, Any] | None = None) -> Agent:
-    """Build agent ``name`` with ``seed`` and agent-specific ``options``."""
-    if name not in AGENTS:
-        raise ConfigError(f"unknown agent {name!r}; available: {', '.join(sorted(AGENTS))}.{did_you_mean(name, AGENTS)}")
-    return AGENTS[name](seed, options or {})
+    """Build agent ``name`` (registered, an entry point, or ``module:Class``) with ``seed`` and options."""
+    options = dict(options or {})
+    entry = AGENTS.get(name)
+    if entry is not None:
+        declared = _load(entry.options) if isinstance(entry.options, str) else entry.options
+        kwargs = convert_options(declared, options, name) if declared is not None else options
+        return entry.factory(seed, kwargs)
+    if ":" in name:
+        return _from_object(_load(name), name, seed, options)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            try:
+                obj = ep.load()
+            except Exception as exc:
+                raise ConfigError(f"agent {name!r}: its entry point {ep.value!r} failed to load: {exc}") from None
+            return _from_object(obj, name, seed, options)
+    names = agent_names()
+    raise ConfigError(f"unknown agent {name!r}; available: {', '.join(names)}, or module:Class."
+                      f"{did_you_mean(name, names)}")
 
 
 def _builtin() -> None:
@@ -31,11 +106,11 @@ def _builtin() -> None:
     from shopsim.agents.random_agent import RandomAgent
     from shopsim.agents.rule import RuleAgent
 
-    register_agent("rule", lambda seed, opts: RuleAgent())
-    register_agent("random", lambda seed, opts: RandomAgent(seed=seed))
-    register_agent("heuristic", lambda seed, opts: HeuristicAgent(seed=seed, **opts))
-    register_agent("llm", _make_llm)
-    register_agent("human", _make_human)
+    register_agent("rule", lambda seed, opts: RuleAgent(**opts), RuleAgent)
+    register_agent("random", lambda seed, opts: RandomAgent(seed=seed, **opts), RandomAgent)
+    register_agent("heuristic", lambda seed, opts: HeuristicAgent(seed=seed, **opts), HeuristicAgent)
+    register_agent("llm", _make_llm, "shopsim.agents.llm:LLMAgent")  # imported when used
+    register_agent("human", _make_human, "shopsim.agents.human:HumanAgent")
 
 
 def _make_llm(seed: int, opts: dict[str, Any]) -> Agent:

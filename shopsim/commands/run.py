@@ -56,9 +56,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the command line."""
     run = sub.add_parser("run", help="evaluate an agent in-process and print the results")
-    run.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
+    run.add_argument("--agent", default="rule",
+                     help=f"one of {', '.join(sorted(AGENTS))}, an installed shopsim.agents entry point, or module:Class")
     run.add_argument("--agent-option", action="append", metavar="KEY=VALUE",
-                     help="an agent setting, e.g. model=... or base_url=... for the llm agent (repeatable)")
+                     help="an agent setting, typed by the agent's constructor, e.g. model=... or timeout=30 "
+                          "for the llm agent (repeatable)")
     run.add_argument("--goals", default="0:500", help="'A:B', 'N', 'A,B,C' or test/eval/train")
     run.add_argument("--max-steps", type=int, default=None,
                      help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
