@@ -1,14 +1,67 @@
 """shopsim: a WebShop-style simulated shop, a sim-to-real translator layer and a Playwright harness.
 
-The code lives in four subpackages installed under this name:
-``shopsim.simsite`` (the shop), ``shopsim.translators`` (page -> PageState -> text),
-``shopsim.adapters`` (page sources and environments) and ``shopsim.agents``. This package's own
-modules are the contract they share, and import none of them: among them ``page`` (PageState),
-``actions`` (the action grammar), ``links`` (the sim's URLs), ``render`` (the text renderer) and
-``errors``.
+The main names are here, loaded on first use (so ``import shopsim`` stays cheap and the layers
+below never import each other through it)::
+
+    from shopsim import ShopEnv, Shop, ShopConfig, PageState, translate, run_eval, EvalConfig
+
+The code lives in four subpackages installed under this name: ``shopsim.simsite`` (the shop),
+``shopsim.translators`` (page -> PageState -> text), ``shopsim.adapters`` (page sources and
+environments) and ``shopsim.agents``. This package's own modules are the contract they share, and
+import none of them: ``page`` (PageState), ``actions`` (the action grammar), ``links`` (the sim's
+URLs), ``render`` (the text renderer) and ``errors``.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+
+#: Public name -> ``module:attribute`` it is loaded from.
+_NAMES = {
+    "ShopEnv": "shopsim.adapters.env:ShopEnv",
+    "WebAgentTextEnv": "shopsim.adapters.webshop_env:WebAgentTextEnv",
+    "Shop": "shopsim.simsite.shop:Shop",
+    "ShopConfig": "shopsim.simsite.shop:ShopConfig",
+    "open_shop": "shopsim.simsite.profiles:open_shop",
+    "PageState": "shopsim.page:PageState",
+    "observation": "shopsim.render:observation",
+    "translate": "shopsim.translators.real_json:translate_html",
+    "translate_file": "shopsim.translators.real_json:translate_file",
+    "run_eval": "shopsim.agents.runner:run_eval",
+    "EvalConfig": "shopsim.agents.runner:EvalConfig",
+    "make_agent": "shopsim.agents.registry:make_agent",
+    "register_agent": "shopsim.agents.registry:register_agent",
+    "ShopsimError": "shopsim.errors:ShopsimError",
+}
+__all__ = ["__version__", *sorted(_NAMES)]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from shopsim.adapters.env import ShopEnv
+    from shopsim.adapters.webshop_env import WebAgentTextEnv
+    from shopsim.agents.registry import make_agent, register_agent
+    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.errors import ShopsimError
+    from shopsim.page import PageState
+    from shopsim.render import observation
+    from shopsim.simsite.profiles import open_shop
+    from shopsim.simsite.shop import Shop, ShopConfig
+    from shopsim.translators.real_json import translate_file
+    from shopsim.translators.real_json import translate_html as translate
+
+
+def __getattr__(name: str) -> Any:
+    """Load a public name on first use (PEP 562)."""
+    target = _NAMES.get(name)
+    if target is None:
+        raise AttributeError(f"module 'shopsim' has no attribute {name!r}")
+    module, _, attr = target.partition(":")
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -2,7 +2,8 @@
 
 The layers, bottom up: the shopsim core (``shopsim/*.py``: PageState, actions, links, renderer,
 errors) < ``simsite`` and ``translators`` (siblings: neither imports the other) < ``adapters`` <
-``agents``. The CLI (``shopsim/cli.py``, ``shopsim/commands/``) sits on top and is not checked.
+``agents``. The CLI (``shopsim/cli.py``, ``shopsim/commands/``) and the package's facade
+(``shopsim/__init__.py``, whose names load lazily) sit on top and are not checked.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ def _layer_of_file(path: Path) -> str | None:
     rel = path.relative_to(ROOT)
     if rel.parts[0] in FOLDERS:
         return rel.parts[0]
-    if rel.parts[0] == "shopsim" and len(rel.parts) == 2 and rel.name != "cli.py":
-        return "core"
+    if rel.parts[0] == "shopsim" and len(rel.parts) == 2 and rel.name not in ("cli.py", "__init__.py"):
+        return "core"  # the package's __init__ is the public facade, on top like the CLI (lazy names)
     return None
 
 
