@@ -36,7 +36,10 @@ _NAMES = {
     "register_agent": "shopsim.agents.registry:register_agent",
     "ShopsimError": "shopsim.errors:ShopsimError",
 }
-__all__ = ["__version__", *sorted(_NAMES)]
+__all__ = [
+    "EvalConfig", "PageState", "Shop", "ShopConfig", "ShopEnv", "ShopsimError", "WebAgentTextEnv", "__version__",
+    "make_agent", "observation", "open_shop", "register_agent", "run_eval", "translate", "translate_file",
+]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
     from shopsim.adapters.env import ShopEnv

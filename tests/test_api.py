@@ -33,3 +33,7 @@ def test_translate_and_env_from_the_facade(bundled_shop: shopsim.Shop) -> None:
     env = shopsim.ShopEnv(bundled_shop)
     obs, info = env.reset(seed=0)
     assert obs == shopsim.observation(info["page_state"], "text")
+
+
+def test_all_lists_exactly_the_lazy_names() -> None:
+    assert set(shopsim.__all__) == set(shopsim._NAMES) | {"__version__"}
