@@ -4,13 +4,22 @@ The valid actions become tools (``search`` only when the page has a search bar; 
 ``enum`` of exactly the page's clickables), so a well-behaved model cannot name an action the page
 lacks. Models misbehave anyway, so every protocol error gets a repair turn that says what was wrong,
 and after ``repair_budget`` failed repairs the agent takes a safe action and counts the failure.
-Plain httpx keeps the dependency surface small and lets tests swap the transport.
+Plain httpx keeps the dependency surface small and lets tests swap the transport; an ``openai``
+client object works too (``client=OpenAI(...)``).
+
+Transient failures (HTTP 429 and 5xx, timeouts, dropped connections) are retried with exponential
+backoff (``retries`` times, honouring ``Retry-After``, each logged on ``shopsim.agents.llm``); a 401
+or 403 aborts at once with a message about the key, since no retry fixes it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +43,12 @@ each option value the instruction asks for; check the price; click "buy now". Us
 to the results and "back to search" to start over. The episode ends when you click "buy now"."""
 
 _ENV_BASE_URL = ("SHOPSIM_LLM_BASE_URL", "OPENAI_BASE_URL")
-_ENV_MODEL = ("SHOPSIM_LLM_MODEL",)
+_ENV_MODEL = ("SHOPSIM_LLM_MODEL", "OPENAI_MODEL")
 _ENV_API_KEY = ("SHOPSIM_LLM_API_KEY", "OPENAI_API_KEY")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
+_MAX_WAIT_S = 60.0
+_log = logging.getLogger("shopsim.agents.llm")
 
 
 class ProtocolError(Exception):
@@ -59,6 +71,7 @@ class LLMStats:
     generation_length: int = 0
     repairs: int = 0
     fallbacks: int = 0
+    retries: int = 0
     errors: list[str] = field(default_factory=list)
 
 
@@ -89,17 +102,28 @@ class LLMAgent:
         timeout: float = 60.0,
         tool_choice: str = "auto",
         system_prompt: str = SYSTEM_PROMPT,
+        retries: int = 5,
+        backoff: float = 1.0,
         transport: httpx.BaseTransport | None = None,
+        client: Any = None,
+        sleep: Callable[[float], None] = time.sleep,
     ):
-        self.base_url = (base_url or _env(_ENV_BASE_URL) or DEFAULT_BASE_URL).rstrip("/")
+        client_url = getattr(client, "base_url", None) if client is not None else None
+        self.base_url = (base_url or (str(client_url) if client_url else None) or _env(_ENV_BASE_URL)
+                         or DEFAULT_BASE_URL).rstrip("/")
         model = model or _env(_ENV_MODEL)
         if not model:
-            raise ConfigError("the llm agent needs a model: pass model=... or set SHOPSIM_LLM_MODEL")
+            raise ConfigError("the llm agent needs a model: pass model=... or set SHOPSIM_LLM_MODEL (or OPENAI_MODEL)")
+        if retries < 0 or backoff < 0:
+            raise ConfigError("the llm agent's retries and backoff must not be negative")
         self.model = model
         self.api_key = api_key or _env(_ENV_API_KEY)
         self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
         self.history_turns, self.repair_budget, self.timeout = history_turns, repair_budget, timeout
         self.tool_choice, self.system_prompt = tool_choice, system_prompt
+        self.retries, self.backoff, self._sleep = retries, backoff, sleep
+        self._openai = client
+        self._jitter = random.Random(seed)
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
@@ -210,22 +234,23 @@ class LLMAgent:
     def _complete(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
         url = f"{self.base_url}/chat/completions"
         body = self.request_body(tools)
+        for attempt in range(self.retries + 1):
+            try:
+                data = self._post(url, body)
+                break
+            except _Transient as exc:
+                if attempt == self.retries:
+                    raise SourceError(f"{exc.message} (gave up after {self.retries} retries)") from None
+                wait = min(_MAX_WAIT_S, exc.retry_after if exc.retry_after is not None
+                           else self.backoff * 2 ** attempt * (1 + self._jitter.random() / 4))
+                self.stats.retries += 1
+                _log.warning("%s; retry %d of %d in %.1f s", exc.message, attempt + 1, self.retries, wait)
+                self._sleep(wait)
         try:
-            response = self._client.post(url, content=json.dumps(body))
-            response.raise_for_status()
-        except httpx.TimeoutException as exc:
-            raise SourceError(f"LLM server {url} did not answer within {self.timeout:g} s ({type(exc).__name__})") from exc
-        except httpx.HTTPStatusError as exc:
-            raise SourceError(f"LLM server {url} answered HTTP {exc.response.status_code}: "
-                              f"{exc.response.text[:300]}") from exc
-        except httpx.HTTPError as exc:
-            raise SourceError(f"cannot reach LLM server {url}: {exc}") from exc
-        try:
-            data = response.json()
             choice = data["choices"][0]
             message = choice["message"]
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise SourceError(f"LLM server {url} sent no chat completion: {response.text[:300]}") from exc
+        except (KeyError, IndexError, TypeError) as exc:
+            raise SourceError(f"LLM server {url} sent no chat completion: {str(data)[:300]}") from exc
         self.stats.requests += 1
         usage = data.get("usage") or {}
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
@@ -235,6 +260,41 @@ class LLMAgent:
         message = dict(message) if isinstance(message, dict) else {"role": "assistant", "content": str(message)}
         message["_finish_reason"] = choice.get("finish_reason") if isinstance(choice, dict) else None
         return message
+
+    def _post(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
+        """One request; a transient failure raises ``_Transient``, anything else ``SourceError``."""
+        if self._openai is not None:
+            return self._post_client(url, body)
+        try:
+            response = self._client.post(url, content=json.dumps(body))
+        except httpx.TimeoutException as exc:
+            raise _Transient(f"LLM server {url} did not answer within {self.timeout:g} s ({type(exc).__name__})") from exc
+        except httpx.HTTPError as exc:
+            raise _Transient(f"cannot reach LLM server {url}: {exc}") from exc
+        if response.status_code >= 400:
+            _raise_for_status(url, response.status_code, response.text, response.headers.get("retry-after"))
+        try:
+            data = response.json()
+        except ValueError as exc:
+            raise SourceError(f"LLM server {url} sent no chat completion: {response.text[:300]}") from exc
+        if not isinstance(data, dict):
+            raise SourceError(f"LLM server {url} sent no chat completion: {response.text[:300]}")
+        return data
+
+    def _post_client(self, url: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The request through an ``openai`` client (its exceptions read by duck typing, not imported)."""
+        try:
+            response = self._openai.chat.completions.create(**body)
+        except Exception as exc:
+            status = getattr(exc, "status_code", None)
+            if isinstance(status, int):
+                headers = getattr(getattr(exc, "response", None), "headers", None) or {}
+                _raise_for_status(url, status, str(exc), headers.get("retry-after"))
+            if any(word in type(exc).__name__ for word in ("Timeout", "Connection")):
+                raise _Transient(f"LLM client for {url}: {type(exc).__name__}: {exc}") from exc
+            raise SourceError(f"LLM client for {url} failed: {type(exc).__name__}: {exc}") from exc
+        data = response.model_dump() if hasattr(response, "model_dump") else response
+        return data if isinstance(data, dict) else {}
 
     # ---- reply handling -------------------------------------------------------------------------------
     def _parse(self, message: dict[str, Any], has_search: bool, clicks: list[str],
@@ -303,3 +363,25 @@ def _assistant_entry(message: dict[str, Any]) -> dict[str, Any]:
     if message.get("tool_calls"):
         entry["tool_calls"] = message["tool_calls"]
     return entry
+
+
+class _Transient(Exception):
+    """A failure worth retrying (rate limit, server error, timeout, dropped connection)."""
+
+    def __init__(self, message: str, retry_after: float | None = None):
+        super().__init__(message)
+        self.message, self.retry_after = message, retry_after
+
+
+def _raise_for_status(url: str, status: int, text: str, retry_after: str | None) -> None:
+    """Map an HTTP error to a retry, a clear abort (401/403), or a plain error."""
+    if status in (401, 403):
+        raise SourceError(f"LLM server {url} refused the request (HTTP {status}): check the API key "
+                          "(api_key=..., SHOPSIM_LLM_API_KEY or OPENAI_API_KEY)")
+    if status in _RETRY_STATUS:
+        try:
+            after = float(retry_after) if retry_after is not None else None
+        except ValueError:
+            after = None
+        raise _Transient(f"LLM server {url} answered HTTP {status}", after)
+    raise SourceError(f"LLM server {url} answered HTTP {status}: {text[:300]}")

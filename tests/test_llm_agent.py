@@ -31,6 +31,8 @@ class FakeLLM:
         self.script: list[Reply | dict[str, Any]] = []
         self.default: Reply | None = None
         self.status = 200
+        self.statuses: list[int] = []  # per request, before ``status``
+        self.retry_after: str | None = None
         self.delay = 0.0
         fake = self
 
@@ -41,9 +43,10 @@ class FakeLLM:
                 fake.headers.append(dict(self.headers))
                 if fake.delay:
                     threading.Event().wait(fake.delay)
-                if fake.status != 200:
+                status = fake.statuses.pop(0) if fake.statuses else fake.status
+                if status != 200:
                     payload = json.dumps({"error": {"message": "boom"}}).encode()
-                    code = fake.status
+                    code = status
                 else:
                     reply = fake.script.pop(0) if fake.script else fake.default
                     assert reply is not None, "script exhausted"
@@ -53,6 +56,8 @@ class FakeLLM:
                                           "usage": {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}}).encode()
                     code = 200 if self.path == "/v1/chat/completions" else 404
                 self.send_response(code)
+                if code != 200 and fake.retry_after is not None:
+                    self.send_header("Retry-After", fake.retry_after)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
@@ -93,6 +98,7 @@ def tools_of(body: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def agent_for(fake: FakeLLM, **kw: Any) -> LLMAgent:
+    kw.setdefault("sleep", lambda seconds: None)  # backoff waits are asserted, not slept
     return LLMAgent(base_url=fake.url, model="scripted", api_key="sk-test", **kw)
 
 
@@ -181,18 +187,77 @@ def test_history_is_bounded(fake: FakeLLM, bundled_shop) -> None:
 def test_http_errors_and_timeouts_become_source_errors(fake: FakeLLM, bundled_shop) -> None:
     _, (obs, info) = first_pages(bundled_shop)
     fake.status = 500
-    with pytest.raises(SourceError, match="HTTP 500"):
-        agent_for(fake).act(obs, info["valid_actions"], info)
+    with pytest.raises(SourceError, match=r"HTTP 500 \(gave up after 2 retries\)"):
+        agent_for(fake, retries=2).act(obs, info["valid_actions"], info)
+    assert len(fake.requests) == 3
     fake.status, fake.delay = 200, 1.0
     fake.default = lambda body: reply(call("search", {"query": "x"}))
     with pytest.raises(SourceError, match="did not answer"):
-        agent_for(fake, timeout=0.2).act(obs, info["valid_actions"], info)
+        agent_for(fake, timeout=0.2, retries=1).act(obs, info["valid_actions"], info)
     with pytest.raises(SourceError, match="cannot reach"):
-        LLMAgent(base_url="http://127.0.0.1:9/v1", model="m").act(obs, info["valid_actions"], info)
+        LLMAgent(base_url="http://127.0.0.1:9/v1", model="m", retries=0).act(obs, info["valid_actions"], info)
+
+
+def test_transient_errors_are_retried_with_backoff_and_auth_errors_abort(fake: FakeLLM, bundled_shop) -> None:
+    _, (obs, info) = first_pages(bundled_shop)
+    fake.default = lambda body: reply(call("search", {"query": "red shoes"}))
+    waits: list[float] = []
+    fake.statuses = [503, 429, 502]
+    agent = agent_for(fake, sleep=waits.append, backoff=0.5)
+    assert agent.act(obs, info["valid_actions"], info) == "search[red shoes]"
+    assert agent.stats.retries == 3 and len(fake.requests) == 4
+    assert [round(w / b, 1) for w, b in zip(waits, (0.5, 1.0, 2.0), strict=True)] == [
+        pytest.approx(x, abs=0.26) for x in (1.1, 1.1, 1.1)]  # exponential, with up to 25% jitter
+    fake.statuses, fake.retry_after, waits[:] = [429], "7", []
+    agent.act(obs, info["valid_actions"], info)
+    assert waits == [7.0]  # the server's Retry-After wins
+    for status in (401, 403):
+        fake.requests.clear()
+        fake.statuses = [status]
+        with pytest.raises(SourceError, match=f"HTTP {status}\\): check the API key"):
+            agent_for(fake).act(obs, info["valid_actions"], info)
+        assert len(fake.requests) == 1  # no retry can fix a key
+    fake.statuses = [400]
+    with pytest.raises(SourceError, match="HTTP 400: "):
+        agent_for(fake).act(obs, info["valid_actions"], info)
+
+
+class _Completions:
+    """An ``openai`` client's ``chat.completions`` (the paid service, faked): fails once, then answers."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+    def create(self, **body: Any) -> Any:
+        self.bodies.append(body)
+        if len(self.bodies) == 1:
+            error = RuntimeError("rate limited")
+            error.status_code = 429  # type: ignore[attr-defined]
+            raise error
+        message = reply(call("search", {"query": "lamp"}))
+
+        class Response:
+            def model_dump(self) -> dict[str, Any]:
+                return {"choices": [{"message": message, "finish_reason": "tool_calls"}],
+                        "usage": {"prompt_tokens": 5, "completion_tokens": 1, "total_tokens": 6}}
+
+        return Response()
+
+
+def test_an_openai_client_object_is_accepted(bundled_shop) -> None:
+    _, (obs, info) = first_pages(bundled_shop)
+    completions = _Completions()
+    client = type("Client", (), {"base_url": "https://llm.example/v1/",
+                                 "chat": type("Chat", (), {"completions": completions})()})()
+    agent = LLMAgent(client=client, model="gpt-x", sleep=lambda s: None)
+    assert agent.act(obs, info["valid_actions"], info) == "search[lamp]"
+    assert agent.base_url == "https://llm.example/v1" and agent.stats.retries == 1 and agent.stats.total_tokens == 6
+    assert completions.bodies[-1]["model"] == "gpt-x" and completions.bodies[-1]["tools"]
 
 
 def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("SHOPSIM_LLM_BASE_URL", "SHOPSIM_LLM_MODEL", "SHOPSIM_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY"):
+    for name in ("SHOPSIM_LLM_BASE_URL", "SHOPSIM_LLM_MODEL", "SHOPSIM_LLM_API_KEY", "OPENAI_BASE_URL", "OPENAI_API_KEY",
+                 "OPENAI_MODEL"):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(ConfigError, match="SHOPSIM_LLM_MODEL"):
         LLMAgent()
@@ -206,6 +271,9 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     agent = LLMAgent()
     assert (agent.base_url, agent.api_key) == ("http://local/v1", "k2")
     assert LLMAgent(base_url="http://opt/v1", model="m2").model == "m2"
+    monkeypatch.delenv("SHOPSIM_LLM_MODEL")
+    monkeypatch.setenv("OPENAI_MODEL", "gpt-from-env")
+    assert LLMAgent().model == "gpt-from-env"
 
 
 _FIXED = {"back to search", "next >", "< prev", "buy now", "description", "features", "reviews", "attributes"}
