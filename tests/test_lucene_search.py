@@ -143,6 +143,12 @@ def test_search_command_prints_a_table_and_fails_cleanly(tmp_path: Path) -> None
     table = _shopsim("search", "red running shoes")
     assert table.returncode == 0 and table.stdout.startswith("shopsim search: ")
     assert table.stdout.splitlines()[1].split()[0] == "1"
+    queries = tmp_path / "v8.jsonl"
+    queries.write_text(json.dumps({"query": "小吃车"}, ensure_ascii=False) + "\n")
+    v8 = _shopsim("search", "--profile", "shopsim-v8", "--queries", str(queries), "--k", "3")
+    line = json.loads(v8.stdout.splitlines()[0])
+    assert v8.returncode == 0 and line["query"] == "小吃车" and len(line["results"]) == 3
+    assert [s for _, s in line["results"]] == sorted((s for _, s in line["results"]), reverse=True)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query": "ok"}\n{"q": 1}\n')
     for args, message in [(["--queries", str(bad)], "bad.jsonl:2: expected an object"),

@@ -105,7 +105,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     for _, query in _read_queries(args.queries):
         hits = rank(query)
         rankings.append([a for a, _ in hits])
-        out_lines.append(json.dumps({"query": query, "results": [[a, round(s, 5)] for a, s in hits]}))
+        out_lines.append(json.dumps({"query": query, "results": [[a, round(s, 5)] for a, s in hits]}, ensure_ascii=False))
     seconds = time.perf_counter() - t0
     if args.out in (None, "-"):
         sys.stdout.write("".join(line + "\n" for line in out_lines))
