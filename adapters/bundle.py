@@ -10,7 +10,9 @@ A bundle is a folder::
 
 ``manifest.json`` holds ``format`` ("shopsim-bundle"), ``version`` (1), ``site`` (amazon, ebay or
 simsite), ``start_url``, ``instruction`` (or null), ``created_at`` (ISO 8601, UTC), ``har`` (the HAR
-file name or null), ``recorder`` (free text: how it was made) and ``steps``, in order. Each step has
+file name or null), ``recorder`` (free text: how it was made), optionally ``goal`` (the goal the
+session was recorded for, in WebShop's goal format: ``shopsim record --goal FILE`` writes it, and
+``eval --adapter replay`` pairs goals to bundles by it) and ``steps``, in order. Each step has
 ``index``, ``action`` (null for the start page), ``kind`` (``load``: a page was loaded; ``select``: an
 option with no URL was chosen; ``purchase``: buy now, nothing loaded; ``refused``: the translator
 refused the action), ``url`` (the URL the action resolved to, as loaded), ``final_url`` (where the
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import stat
@@ -49,6 +52,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from shopsim.errors import DataError, SourceError
+from shopsim.simsite.models import Goal
 from shopsim.translators.guard import MAX_PAGE_BYTES, file_kind, read_regular_file
 
 __all__ = [
@@ -166,7 +170,18 @@ class BundleManifest(BaseModel):
     created_at: datetime
     har: str | None = None
     recorder: str | None = None
+    goal: Goal | None = None
     steps: list[BundleStep] = Field(default_factory=list)
+
+    @field_validator("goal")
+    @classmethod
+    def _finite_goal(cls, goal: Goal | None) -> Goal | None:
+        # the goal file loader's rule: a goal's numbers must be finite and not negative
+        for field in ("price_upper", "weight") if goal is not None else ():
+            value = getattr(goal, field)
+            if not math.isfinite(value) or value < 0:
+                raise ValueError(f"goal {field} {value!r} is not a finite non-negative number")
+        return goal
 
     @field_validator("version")
     @classmethod
@@ -312,13 +327,13 @@ class BundleWriter:
     """Write a bundle step by step (the recorder, and tests assembling bundles from saved pages)."""
 
     def __init__(self, root: str | Path, *, site: str, start_url: str, instruction: str | None = None,
-                 recorder: str | None = None):
+                 recorder: str | None = None, goal: Goal | None = None):
         self.root = Path(root)
         if (self.root / MANIFEST).exists():
             raise SourceError(f"{self.root} already holds a bundle; choose a new --out folder or delete it")
         (self.root / "pages").mkdir(parents=True, exist_ok=True)
         self.manifest = BundleManifest(site=site, start_url=start_url, instruction=instruction,  # type: ignore[arg-type]
-                                       created_at=datetime.now(UTC), recorder=recorder)
+                                       created_at=datetime.now(UTC), recorder=recorder, goal=goal)
         self._pages = 0
 
     def _step(self, **fields: object) -> BundleStep:
@@ -355,6 +370,8 @@ class BundleWriter:
         """Write ``manifest.json``; returns the bundle folder."""
         if har is not None:
             self.manifest.har = har
-        text = json.dumps(self.manifest.model_dump(mode="json"), indent=1, ensure_ascii=False)
+        # no "goal" key when there is none: such a bundle stays readable by shopsims that predate it
+        doc = self.manifest.model_dump(mode="json", exclude={"goal"} if self.manifest.goal is None else None)
+        text = json.dumps(doc, indent=1, ensure_ascii=False)
         (self.root / MANIFEST).write_text(text + "\n", encoding="utf-8")
         return self.root

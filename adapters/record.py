@@ -3,8 +3,10 @@
 Playwright drives Chromium through a session whose actions come from a file or from an agent. Each
 action is resolved with the site's translator, exactly as :class:`ReplaySource` will resolve it
 later, so the recorded URL is the one replay looks up: ``goto`` loads the URL, a search fills the
-page's search box when it has one, an option with no URL is recorded as a selection, and ``buy now``
-ends the recording without buying anything.
+page's search box when it has one, an option with no URL is recorded as a selection (the page stays,
+the option shows as chosen, as replay shows it), and ``buy now`` ends the recording without buying
+anything. A ``goal`` given to :func:`record_session` is saved in the manifest, so the bundle says
+which goal it was recorded for.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from shopsim.adapters.bundle import HAR_NAME, BundleWriter
-from shopsim.adapters.replay import navigation_url, translator_for_site
+from shopsim.adapters.replay import navigation_url, translator_for_site, with_selection
 from shopsim.errors import ConfigError, SourceError
 from shopsim.page import Feedback, PageState
 from shopsim.render import render_simple
+from shopsim.simsite.models import Goal
 
 __all__ = ["SEARCH_BOXES", "RecordResult", "read_actions", "record_session"]
 
@@ -56,14 +59,23 @@ class _Recorder:
         self.translator = translator_for_site(site)
         self.timeout_ms = timeout_ms
         self.state: PageState | None = None
+        self.chosen: dict[str, str] = {}
 
-    def load(self, action: str | None, url: str, search: str | None = None) -> PageState:
-        """Navigate (typing into the search box for a search), then save the page as a step."""
+    def load(self, action: str | None, url: str, search: str | None = None, keep_choice: bool = False) -> PageState:
+        """Navigate (typing into the search box for a search), then save the page as a step.
+
+        The options chosen so far stay shown while the product stays the same (or, ``keep_choice``,
+        when an option link led to another variant's page), as replay shows them.
+        """
         if search is None or not self._search_box(search):
             self.page.goto(url, wait_until="load")
         html = self.page.content()
         self.writer.add_page(action, url, html, final_url=self.page.url)
-        self.state = self.translator.parse(html, self.page.url)  # what replay parses with too
+        state = self.translator.parse(html, self.page.url)  # what replay parses with too
+        shown = self.state.product.id if self.state is not None and self.state.product is not None else None
+        if state.product is not None and state.product.id != shown and not keep_choice:
+            self.chosen = {}
+        self.state = with_selection(state, self.chosen) if self.chosen else state
         return self.state
 
     def _search_box(self, query: str) -> bool:
@@ -92,10 +104,9 @@ class _Recorder:
             return True
         if nav.kind == "select":
             self.writer.add_select(action, nav.axis, nav.value)
-            if state.product is not None and nav.axis:
-                product = state.product.model_copy(
-                    update={"selected": {**state.product.selected, nav.axis: nav.value}})
-                self.state = state.model_copy(update={"product": product})
+            if state.product is not None and nav.axis and nav.value:
+                self.chosen[nav.axis] = nav.value
+                self.state = with_selection(state, self.chosen)
             return True
         url = navigation_url(state, nav)
         if url is None:
@@ -105,7 +116,9 @@ class _Recorder:
         search = nav.form.get("search_query") if nav.kind == "form" else None
         if search is None and action.strip().lower().startswith("search[") and self.site != "simsite":
             search = action.strip()[7:-1]
-        self.load(action, url, search)
+        if nav.axis and nav.value:
+            self.chosen[nav.axis] = nav.value
+        self.load(action, url, search, keep_choice=bool(nav.axis))
         return True
 
 
@@ -123,6 +136,7 @@ def record_session(
     headless: bool = True,
     timeout_ms: float = 30_000,
     recorder_note: str | None = None,
+    goal: Goal | None = None,
 ) -> RecordResult:
     """Drive Chromium from ``start_url`` with ``actions`` (or ``agent``) and write a bundle to ``out``."""
     from playwright.sync_api import Error as PlaywrightError
@@ -134,7 +148,10 @@ def record_session(
     if site not in SEARCH_BOXES:
         raise ConfigError(f"unknown site {site!r}: use amazon, ebay or simsite")
     out = Path(out)
-    writer = BundleWriter(out, site=site, start_url=start_url, instruction=instruction, recorder=recorder_note)
+    if goal is not None and instruction is None:
+        instruction = goal.instruction_text
+    writer = BundleWriter(out, site=site, start_url=start_url, instruction=instruction, recorder=recorder_note,
+                          goal=goal)
     path = sources.find_browser(executable_path)
     try:
         browser = sources._Browser.get(path, headless).browser

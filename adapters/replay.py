@@ -2,8 +2,11 @@
 
 :class:`ReplaySource` translates the recorded pages with the site's translator and resolves each
 action with that translator, so an agent sees exactly what it would have seen live, but no network
-is touched. A URL the session never loaded gives an explicit ``not_recorded`` page instead of a
-crash; ``buy now`` ends the episode and is scored by an optional callback (``agents.transfer``).
+is touched. No page is a dead end: a URL the session never loaded gives an explicit ``not_recorded``
+page, and it and any recorded ``blocked``/``unknown`` page offer ``back to search`` (the bundle's
+start page) and ``< prev`` (the previous page of this replay); an option whose variant page was not
+recorded is chosen on the page shown. ``buy now`` ends the episode, scored by an optional callback
+(``agents.transfer``), only where a product with a known id is shown.
 :class:`BrowserReplaySource` does the same in real Chromium, every request answered from the
 bundle (or its HAR) and everything else aborted.
 """
@@ -21,12 +24,21 @@ from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.errors import SourceError
 from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
 
-__all__ = ["BrowserReplaySource", "ReplaySource", "Scorer", "translator_for_site"]
+__all__ = ["DEAD_ENDS", "ESCAPES", "BrowserReplaySource", "ReplaySource", "Scorer", "translator_for_site",
+           "with_selection"]
 
 StepOut = tuple[PageState, float, bool, bool]
 #: ``scorer(product_page_state, chosen_options, context) -> (reward, reward_info)``; context holds
 #: ``query`` (the search that led to the product) and ``site``.
 Scorer = Callable[[PageState, dict[str, str], dict[str, Any]], tuple[float, dict[str, Any] | None]]
+
+#: Pages with nothing to act on (a captcha, an unreadable page, a URL the session never loaded).
+DEAD_ENDS = ("blocked", "unknown")
+#: What a dead end always offers, so an agent is never stuck: the bundle's start page, and back.
+ESCAPES = (Clickable(arg="back to search", text="Back to Search", kind="back_to_search"),
+           Clickable(arg="< prev", text="< Prev", kind="prev"))
+#: Product ids a translator gives when it could not read one.
+UNKNOWN_IDS = ("", "unknown")
 
 
 def translator_for_site(site: str) -> Any:
@@ -84,6 +96,8 @@ class ReplaySource:
         self.current: PageState | None = None
         self.base: PageState | None = None  # the last recorded page shown (what actions resolve against)
         self.history: list[PageState] = []
+        self._chosen_log: list[dict[str, str]] = []  # the options chosen when each history page was shown
+        self._off_record = False  # the current page is a not_recorded placeholder (not in the history)
         self.visits: Counter[str] = Counter()
         self.chosen: dict[str, str] = {}
         self.query: str | None = None
@@ -117,8 +131,8 @@ class ReplaySource:
     def reset(self, goal_index: int = 0, seed: int = 0) -> PageState:
         """Start over at the bundle's first page (a bundle is one session: the goal index is ignored)."""
         self.visits.clear()
-        self.history, self.chosen, self.query = [], {}, None
-        self.steps, self.done = 0, False
+        self.history, self._chosen_log, self.chosen, self.query = [], [], {}, None
+        self.steps, self.done, self._off_record = 0, False, False
         steps = self.bundle.load_steps()
         if not steps:
             raise SourceError(f"bundle {self.bundle.root} has no recorded pages to start from")
@@ -128,20 +142,33 @@ class ReplaySource:
         self.base = None
         return self._show(self._page(first))
 
-    def _show(self, state: PageState, keep_choice: bool = False) -> PageState:
-        """Make ``state`` the current page (and the base actions resolve against)."""
+    def _show(self, state: PageState, keep_choice: bool = False, restore: dict[str, str] | None = None,
+              feedback: Feedback | None = None) -> PageState:
+        """Make ``state`` the current page (and the base actions resolve against).
+
+        The options chosen so far carry over while the product stays the same (``keep_choice``: also
+        onto another variant's page); ``restore`` puts back the choice a history page was shown with.
+        """
         state = self._inject(state)
+        if state.page_type in DEAD_ENDS:
+            state = _with_escapes(state)
         if state.page_type == "results":
             self.query = state.query or self.query
-        new_product = state.product is not None and (self.base is None or self.base.product is None
-                                                     or self.base.product.id != state.product.id)
-        if new_product and not keep_choice:
-            self.chosen = {}
+        if restore is not None:
+            self.chosen = dict(restore)
+        else:
+            new_product = state.product is not None and (self.base is None or self.base.product is None
+                                                         or self.base.product.id != state.product.id)
+            if new_product and not keep_choice:
+                self.chosen = {}
         if self.chosen and state.product is not None:
-            state = _with_selection(state, self.chosen)
-        self.current = self.base = state
+            state = with_selection(state, self.chosen)
+        self.base = state
+        self.current = state if feedback is None else state.model_copy(update={"feedback": feedback})
+        self._off_record = False
         self.history.append(state)
-        return state
+        self._chosen_log.append(dict(self.chosen))
+        return self.current
 
     def step(self, action: str) -> StepOut:
         """Apply one action; never raises for a bad or unrecorded action, never fetches anything."""
@@ -161,12 +188,21 @@ class ReplaySource:
     def _step(self, action: str) -> StepOut:
         assert self.current is not None and self.base is not None
         name, arg = parse_action(action)
-        is_prev = name.strip().lower() == "click" and (arg or "").strip().lower() == "< prev"
-        if is_prev and self.current.feedback.code == "not_recorded":
-            return self._show(self.base), 0.0, False, False
+        key = " ".join((arg or "").split()).lower() if name.strip().lower() == "click" else None
+        if self.current.page_type in DEAD_ENDS:  # a page with nothing on it: the ways out, never a purchase
+            if key == "< prev":
+                return self._previous()
+            if key == "back to search":
+                return self._start_page()
+            if key == "buy now":
+                return self._refuse(self._no_purchase())
+            if self._off_record and (key is not None or not self.current.has_search_bar):
+                return self._refuse(Feedback(code="not_available", message=(
+                    f"{action!r} is not available on a page that was not recorded: "
+                    "click[< prev] goes back, click[back to search] to the bundle's start page")))
         nav = self.translator.resolve(self.base, action)
         if nav.kind == "none":
-            back = self._back() if is_prev else None
+            back = self._back() if key == "< prev" else None
             return (back, 0.0, False, False) if back is not None else self._refuse(nav.feedback)
         if nav.kind == "purchase":
             return self._purchase()
@@ -177,8 +213,18 @@ class ReplaySource:
             return self._refuse(Feedback(code="navigation_failed", message=f"{action!r} leads nowhere"))
         step = self.lookup(url)
         if step is None:
-            back = self._back() if is_prev else None
-            return (back, 0.0, False, False) if back is not None else self._not_recorded(url)
+            if key == "< prev":
+                back = self._back()
+                if back is not None:
+                    return back, 0.0, False, False
+            if key == "back to search":
+                return self._start_page(f"{url} was not recorded")
+            if nav.axis and nav.value and self.base.product is not None:
+                # the variant's own page was not recorded: choose the option on the page we have
+                return self._select(nav, note=(
+                    f"the page of {nav.axis}: {nav.value} ({url}) was not recorded; the option is selected on "
+                    "this page instead (title, price and id stay the recorded variant's)"))
+            return self._not_recorded(url)
         if nav.axis and nav.value:
             self.chosen[nav.axis] = nav.value
         # an option link may lead to another variant's page: the choice that led there still counts
@@ -188,10 +234,33 @@ class ReplaySource:
         """``< prev`` with no URL of its own: back to the last results page in the history."""
         for i in range(len(self.history) - 2, -1, -1):
             if self.history[i].page_type == "results":
-                target = self.history[i]
-                del self.history[i:]
-                return self._show(target)
+                target, chosen = self.history[i], self._chosen_log[i]
+                del self.history[i:], self._chosen_log[i:]
+                return self._show(target, restore=chosen)
         return None
+
+    def _previous(self) -> StepOut:
+        """``< prev`` from a dead end: the page shown before it in this replay."""
+        keep = len(self.history) - (0 if self._off_record else 1)  # a recorded dead end leaves the history
+        if keep < 1:
+            return self._refuse(Feedback(code="not_available", message="there is no previous page in this replay; "
+                                         "click[back to search] goes to the bundle's start page"))
+        target, chosen = self.history[keep - 1], self._chosen_log[keep - 1]
+        del self.history[keep - 1:], self._chosen_log[keep - 1:]
+        return self._show(target, restore=chosen), 0.0, False, False
+
+    def _start_page(self, why: str | None = None) -> StepOut:
+        """``back to search`` where its own page was not recorded (or from a dead end): the bundle's first page."""
+        first = self.bundle.load_steps()[0]
+        step = self.lookup(first.url or "") or first
+        fb = Feedback(message=f"{why}; showing the bundle's start page instead") if why else None
+        return self._show(self._page(step), feedback=fb), 0.0, False, False
+
+    def _no_purchase(self) -> Feedback:
+        assert self.current is not None
+        what = "was not recorded" if self._off_record else f"is {self.current.page_type} ({self.current.reason})"
+        return Feedback(code="not_available", message=f"cannot buy here: this page {what} and shows no product; "
+                        "click[< prev] goes back")
 
     def _refuse(self, feedback: Feedback) -> StepOut:
         assert self.current is not None
@@ -200,31 +269,42 @@ class ReplaySource:
 
     def _not_recorded(self, url: str) -> StepOut:
         assert self.base is not None
-        msg = f"{url} was not recorded in this bundle; go back (click[< prev]) or try another action"
+        msg = (f"{url} was not recorded in this bundle; click[< prev] goes back, click[back to search] to the "
+               "bundle's start page")
         state = PageState(page_type="unknown", site=self.base.site, url=url, instruction=self.instruction,
-                          reason=f"not recorded: {url}", clickables=list(self.base.clickables),
+                          reason=f"not recorded: {url}", clickables=list(ESCAPES),
                           has_search_bar=self.base.has_search_bar,
                           feedback=Feedback(code="not_recorded", message=msg))
-        self.current = state
+        self.current, self._off_record = state, True
         return state, 0.0, False, False
 
-    def _select(self, nav: Navigation) -> StepOut:
+    def _select(self, nav: Navigation, note: str = "") -> StepOut:
+        """An option chosen on the page itself: the page stays, the option shows as chosen, buying uses it."""
         assert self.base is not None
         if nav.axis is None or nav.value is None or self.base.product is None:
             return self._refuse(Feedback(code="not_available", message="no option to select here"))
         self.chosen[nav.axis] = nav.value
-        state = _with_selection(self.base, self.chosen)
-        self.current = self.base = state
+        state = with_selection(self.base, self.chosen)
+        self.base = state
+        self.current = state.model_copy(update={"feedback": Feedback(message=note)}) if note else state
         if self.history:
-            self.history[-1] = state
-        return state, 0.0, False, False
+            self.history[-1], self._chosen_log[-1] = state, dict(self.chosen)
+        return self.current, 0.0, False, False
 
     def _purchase(self) -> StepOut:
-        """``buy now``: end the episode here; scored by the callback, nothing is contacted."""
-        assert self.base is not None
+        """``buy now``: end the episode here; scored by the callback, nothing is contacted.
+
+        Refused (page unchanged, no reward) where no product with a known id is shown: buying
+        "something" there would score a purchase the agent never saw.
+        """
+        assert self.base is not None and self.current is not None
         product = self.base.product
-        if product is None:
-            return self._refuse(Feedback(code="not_available", message="nothing to buy on this page"))
+        if self.current.page_type in DEAD_ENDS:
+            return self._refuse(self._no_purchase())
+        if product is None or product.id.strip().lower() in UNKNOWN_IDS:
+            return self._refuse(Feedback(code="not_available", message=(
+                "nothing to buy on this page: it shows no product" if product is None else
+                "cannot buy: this page's product has no known id (the translator could not read one)")))
         price = product.price[0] if isinstance(product.price, tuple) else product.price
         reward, info = 0.0, None
         if self.scorer is not None:
@@ -245,7 +325,14 @@ class ReplaySource:
         self.close()
 
 
-def _with_selection(state: PageState, chosen: dict[str, str]) -> PageState:
+def _with_escapes(state: PageState) -> PageState:
+    """A recorded dead end (captcha, unreadable page) with ``back to search`` and ``< prev`` added."""
+    have = {c.arg for c in state.clickables}
+    extra = [c for c in ESCAPES if c.arg not in have]
+    return state.model_copy(update={"clickables": [*state.clickables, *extra]}) if extra else state
+
+
+def with_selection(state: PageState, chosen: dict[str, str]) -> PageState:
     """``state`` with ``chosen`` options shown as selected (product.selected and clicked buttons)."""
     product = state.product
     if product is None:

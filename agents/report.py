@@ -239,13 +239,15 @@ tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-
 
 <h2>Episodes</h2>
 <table><thead><tr><th>goal</th><th>reward</th><th>type</th><th>attr</th><th>option</th><th>price</th>
-<th>steps</th><th>searches</th><th>items</th><th>bought</th><th>outcome</th><th></th></tr></thead><tbody>
+<th>steps</th><th>searches</th><th>items</th><th>bought</th><th>outcome</th>{% if bundles %}<th>bundle</th>{% endif %}
+<th></th></tr></thead><tbody>
 {% for r in m.per_goal %}<tr class="{{ 'ok' if r.success else 'bad' }}"><td class="n">{{ r.goal_index }}</td>
 <td class="n">{{ '%.3f' % r.reward }}</td><td class="n">{{ '%.2f' % r.r_type }}</td><td class="n">{{ '%.2f' % r.r_att }}</td>
 <td class="n">{{ '%.2f' % r.r_option if r.has_options else '–' }}</td><td class="n">{{ '%.0f' % r.r_price if r.purchased else '–' }}</td>
 <td class="n">{{ r.steps }}</td><td class="n">{{ r.searches }}</td><td class="n">{{ r.unique_items }}</td>
 <td>{{ r.purchased_asin or '–' }}{% if r.target_asin_match %} <span class="pill">target</span>{% endif %}</td>
 <td>{{ r.failures | join(', ') if r.failures else 'success' }}</td>
+{% if bundles %}{% set b = bundles.get(r.goal_index, {}) %}<td>{{ b.get('path', '–') }}<br><span class="meta">{{ b.get('site', '') }} · {{ b.get('start_url', '') }}</span></td>{% endif %}
 <td><a href="{{ link_base }}/episodes/{{ r.goal_index }}">view</a></td></tr>
 {% endfor %}</tbody></table>
 <p class="meta">Links open the trajectory viewer when the runs folder is served
@@ -273,8 +275,10 @@ def render_report(run_dir: str | Path, *, link_base: str | None = None) -> str:
     charts = {"reward": _reward_histogram(m), "subscores": _subscore_chart(m), "steps": _steps_chart(m),
               "failures": _failure_chart(m)}
     base = link_base if link_base is not None else f"/runs/{quote(run.resolve().name, safe='')}"
+    # replay runs: the bundle each episode replayed (its path, site and start URL)
+    bundles = {r["goal_index"]: r["bundle"] for r in records if isinstance(r.get("bundle"), dict)}
     return _PAGE.render(name=run.resolve().name, config=config, summary=summary, m=m, rows=rows,
-                        failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP)
+                        failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP, bundles=bundles)
 
 
 def write_report(run_dir: str | Path, *, link_base: str | None = None) -> Path:

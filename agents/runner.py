@@ -27,7 +27,7 @@ from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import PolicyFailure
 from shopsim.agents.evaluate import EpisodeResult, Summary
 from shopsim.agents.metrics import compute_metrics
-from shopsim.errors import ConfigError
+from shopsim.agents.replay_goals import ReplayGoals
 from shopsim.simsite.shop import Shop, ShopConfig
 
 if TYPE_CHECKING:
@@ -59,6 +59,7 @@ class EvalConfig(BaseModel):
     agent_options: dict[str, str] = {}
     bundle: str | None = None
     goal_file: str | None = None
+    bundle_map: str | None = None
     profile: str = "webshop"
     task_mode: Literal["standard", "persona"] | None = None
     engine: str | None = None
@@ -89,34 +90,6 @@ def _source(cfg: EvalConfig, stack: ExitStack) -> Any:
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path))
 
 
-class _ReplayGoals:
-    """Goals from a goal file, each replayed on a recorded bundle (one bundle, or the i-th of a folder)."""
-
-    def __init__(self, cfg: EvalConfig):
-        from shopsim.adapters.bundle import Bundle
-        from shopsim.simsite.goals import load_goal_file
-        from shopsim.simsite.nouns import default_extractor
-
-        if not cfg.bundle or not cfg.goal_file:
-            raise ConfigError("--adapter replay needs --bundle DIR and --goal-file FILE")
-        root = Path(cfg.bundle)
-        dirs = [root] if (root / "manifest.json").exists() else sorted(
-            d for d in root.iterdir() if (d / "manifest.json").exists()) if root.is_dir() else []
-        if not dirs:
-            raise ConfigError(f"{root}: no bundle (a folder with manifest.json, or a folder of them)")
-        self.bundles = [Bundle.load(d) for d in dirs]
-        self.goals = load_goal_file(cfg.goal_file)
-        self.nouns = default_extractor()
-
-    def source(self, index: int) -> Any:
-        from shopsim.adapters.replay import ReplaySource
-        from shopsim.agents.transfer import make_scorer
-
-        goal = self.goals[index]
-        bundle = self.bundles[index % len(self.bundles)]
-        return ReplaySource(bundle, instruction=goal.instruction_text, scorer=make_scorer(goal, self.nouns))
-
-
 class _Sink(Protocol):
     """Where a worker hands each finished episode (a list, or a manager queue across processes)."""
 
@@ -128,7 +101,7 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
     from shopsim.agents.registry import make_agent
 
     cfg = EvalConfig.model_validate_json(cfg_json)
-    replay = _ReplayGoals(cfg) if cfg.adapter == "replay" else None
+    replay = ReplayGoals.for_run(cfg)
     # Only the in-process adapter scores purchases here; remote sources are scored by the server.
     shop = _shop(cfg) if cfg.adapter == "inprocess" else None
     if shop is not None and len(goals) > 50:
@@ -143,9 +116,11 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
         agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
         traces = stack.enter_context(open(out / f"traces.part{part}.jsonl", "a", encoding="utf-8"))
         for g in goals:
+            bundle: dict[str, Any] = {}  # replay: which bundle this episode used, on every record
             if replay is not None:
                 source = replay.source(g)
                 env = ShopEnv(None, source=source)
+                bundle = {"bundle": replay.ref(g).model_dump()}
             agent.reset(seed=cfg.seed + g)
             obs, info = env.reset(seed=cfg.seed, options={"goal": g})
             reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
@@ -165,7 +140,7 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
                 traces.write(json.dumps({
                     "goal_index": g, "step": steps, "observation": obs, "valid_actions": info["valid_actions"],
                     "action": action, "reward": reward, "page_type": state.page_type, "url": state.url,
-                    "next_page_type": new_state.page_type, "feedback": new_state.feedback.code,
+                    "next_page_type": new_state.page_type, "feedback": new_state.feedback.code, **bundle,
                     **({"termination": info_next.get("termination"),
                         "environment_version": info_next.get("environment_version")} if v8 else {}),
                 }) + "\n")
@@ -182,7 +157,7 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
             # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
             rec = {**result.model_dump(exclude=None if v8 else {"termination", "environment_version"}),
                    "unique_items": len(visited),
-                   "searches": sum(a.lower().startswith("search[") for a in actions)}
+                   "searches": sum(a.lower().startswith("search[") for a in actions), **bundle}
             traces.flush()
             done.append(rec)
             if sink is not None:
@@ -330,13 +305,18 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     from shopsim.agents.report import write_report
 
     out = Path(cfg.out)
+    replay = ReplayGoals.for_run(cfg)
+    if replay is not None:  # every goal has its bundle before anything is written or run
+        replay.check(cfg.goals)
     episodes_path = out / "episodes.jsonl"
     resuming = episodes_path.exists() or any(out.glob("traces*.jsonl"))
-    (out / "screenshots").mkdir(parents=True, exist_ok=True)
     episode_drops: Counter[str] = Counter()
     trace_drops: Counter[str] = Counter()
     unfinished: set[int] = set()
     finished = _read_episodes(episodes_path, episode_drops)
+    if replay is not None:
+        replay.check_resume(out, finished, cfg.goals)
+    (out / "screenshots").mkdir(parents=True, exist_ok=True)
     if episodes_path.exists():  # normalise: a torn last line must not swallow the next record
         _write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
     # Drop steps of episodes a killed run left unfinished (they are rerun from the start).
@@ -384,6 +364,8 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
                      terminations=metrics.terminations)
+    if replay is not None:
+        extra["bundles"] = replay.summary([g for g in dict.fromkeys(cfg.goals) if g in finished])
     if resume is not None:  # with anything the final merge dropped (nothing, unless a worker misbehaved)
         resume["trace_lines_dropped"] = {k: trace_drops[k] for k in resume["trace_lines_dropped"]}
         extra["resume"] = resume

@@ -78,11 +78,12 @@ def test_transfer_text_output_and_unrecorded_choice(setup, capsys):
     assert main(["transfer", "--agent", "rule", "--bundle", str(bundle), "--goal", str(goal_file)]) == 0
     text = capsys.readouterr().out
     assert "purchased: B073WRF565" in text and "r_type=1.0" in text
-    # an option whose variant page was never recorded: not_recorded, back, then buy the default
-    agent = ScriptedAgent([f"click[{FIRST_RESULT}]", "click[twin]", "click[< prev]", "click[buy now]"])
+    # an option whose variant page was never recorded is chosen on the recorded page; buying uses it
+    agent = ScriptedAgent([f"click[{FIRST_RESULT}]", "click[twin]", "click[buy now]"])
     result = run_transfer(bundle, Goal(**GOAL), agent)
-    assert result.feedback == ["ok", "not_recorded", "ok", "ok"] and result.purchased
-    assert result.breakdown is not None and result.breakdown["options_chosen"] == {}
+    assert result.feedback == ["ok", "ok", "ok"] and result.purchased
+    assert result.breakdown is not None and result.breakdown["options_chosen"] == {"size": "twin"}
+    assert result.breakdown["r_option"] == 0.0  # the goal wants full
 
 
 def test_product_from_state_uses_low_end_of_range(setup):

@@ -25,12 +25,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
     options = agent_options(args.agent_option)
     make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
     if args.adapter == "replay":
-        from shopsim.simsite.goals import load_goal_file
+        from shopsim.agents.replay_goals import ReplayGoals
 
-        if not args.goal_file or not args.bundle:
-            raise ConfigError("--adapter replay needs --bundle DIR and --goal-file FILE")
-        n_goals, n_products = len(load_goal_file(args.goal_file)), 0
+        replay = ReplayGoals(args.bundle, args.goal_file, args.bundle_map)  # a bad pairing fails here, in one line
+        n_goals, n_products = len(replay.goals), 0
         goals = parse_goal_spec(args.goals, n_goals)
+        replay.check(goals)
+    elif args.bundle_map:
+        raise ConfigError("--bundle-map is for --adapter replay")
     else:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
@@ -40,7 +42,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, seed=args.seed, out=args.out, max_steps=max_steps,
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
-                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file,
+                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
                      profile=profile.name, task_mode=args.task_mode, engine=args.engine)
     summary, extra = run_eval(cfg)
     if args.json:
@@ -56,6 +58,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
             ("average steps", f"{s.avg_steps:.2f}"),
             ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
             ("wall time", f"{extra['seconds']:.1f} s")]
+    if extra.get("bundles"):
+        used = [f"{b['path']} ({len(b['goals'])})" for b in extra["bundles"]]
+        rows.append(("bundles (episodes)", ", ".join(used[:3]) + (f", ... {len(used)} in all" if len(used) > 3 else "")))
     if "resume" in extra:
         r = extra["resume"]
         dropped = sum(r["episode_lines_dropped"].values()), sum(r["trace_lines_dropped"].values())
@@ -87,8 +92,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
-    ev.add_argument("--bundle", default=None, help="replay: a recorded bundle, or a folder of bundles")
-    ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format)")
+    ev.add_argument("--bundle", default=None, help="replay: a recorded bundle (it serves every goal), or a folder "
+                                                   "of bundles (each carrying its goal, or paired by --bundle-map)")
+    ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format; default: the "
+                                                      "goals the bundles carry)")
+    ev.add_argument("--bundle-map", default=None, help="replay: JSON or JSONL mapping goal index or goal id (asin) "
+                                                       "to a bundle folder (relative to --bundle, else to this file)")
     shop_args(ev)
     ev.set_defaults(func=cmd_eval)
 

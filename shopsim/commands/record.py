@@ -18,7 +18,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
     if (args.actions is None) == (args.agent is None):
         raise ConfigError("give exactly one of --actions FILE or --agent NAME")
-    instruction = None
+    instruction, goal = None, None
     site = args.site or ("simsite" if args.serve else None)
     with ExitStack() as stack:
         start = args.start_url
@@ -43,7 +43,8 @@ def cmd_record(args: argparse.Namespace) -> int:
             index = args.goal_index or 0
             if not 0 <= index < len(goals):
                 raise ConfigError(f"--goal-index {index} out of range: {args.goal} has {len(goals)} goals")
-            instruction = goals[index].instruction_text
+            goal = goals[index]
+            instruction = goal.instruction_text
         agent = None
         if args.agent is not None:
             from shopsim.agents.registry import make_agent
@@ -56,7 +57,7 @@ def cmd_record(args: argparse.Namespace) -> int:
             if v is not None) + (" --serve" if args.serve else "")
         result = record_session(start, args.out, site=site, actions=actions, agent=agent, instruction=instruction,
                                 har=args.har, max_steps=args.max_steps, executable_path=args.browser,
-                                recorder_note=how)
+                                recorder_note=how, goal=goal)
     if args.json:
         print(json.dumps(result.model_dump()))
     else:
@@ -73,7 +74,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", required=True, help="bundle folder to create")
     p.add_argument("--actions", default=None, help="file with one action per line")
     p.add_argument("--agent", default=None, help="agent name (see `shopsim run --help`)")
-    p.add_argument("--goal", default=None, help="JSONL goal file: the instruction shown to the agent")
+    p.add_argument("--goal", default=None, help="goal file (JSONL, or one goal as .json; see `shopsim goals export`): "
+                                                "the instruction shown to the agent; the goal is saved in the "
+                                                "manifest, so `eval --adapter replay` knows which goal the bundle is for")
     p.add_argument("--goal-index", type=int, default=None, help="goal in --goal, or the sim's goal with --serve")
     p.add_argument("--site", choices=["amazon", "ebay", "simsite"], default=None)
     p.add_argument("--serve", action="store_true", help="serve the bundled sim on 127.0.0.1 and record it")

@@ -14,6 +14,7 @@ __all__ = ["register"]
 
 def cmd_transfer(args: argparse.Namespace) -> int:
     """Replay the bundle with the goal's instruction; print reward, r_strict, r_success and the breakdown."""
+    from shopsim.adapters.bundle import Bundle
     from shopsim.agents.registry import make_agent
     from shopsim.agents.transfer import ScriptedAgent, run_transfer
     from shopsim.simsite.goals import load_goal_file
@@ -22,16 +23,24 @@ def cmd_transfer(args: argparse.Namespace) -> int:
         raise ConfigError("give exactly one of --agent NAME or --actions FILE")
     for option, path in (("--goal", args.goal), ("--actions", args.actions)):
         _regular_or_missing(option, path)
-    goals = load_goal_file(args.goal)
+    bundle = Bundle.load(args.bundle)
+    if args.goal is not None:
+        goals = load_goal_file(args.goal)
+    elif bundle.manifest.goal is not None:  # recorded with `shopsim record --goal FILE`
+        goals = [bundle.manifest.goal]
+    else:
+        raise ConfigError(f"--goal FILE is needed: bundle {args.bundle} carries no goal "
+                          "(record it with `shopsim record --goal FILE` to save one)")
     if not 0 <= args.goal_index < len(goals):
-        raise ConfigError(f"--goal-index {args.goal_index} out of range: {args.goal} has {len(goals)} goals")
+        raise ConfigError(f"--goal-index {args.goal_index} out of range: {args.goal or 'the bundle'} has "
+                          f"{len(goals)} goals")
     if args.actions:
         from shopsim.adapters.record import read_actions
 
         agent = ScriptedAgent(read_actions(args.actions))
     else:
         agent = make_agent(args.agent, args.seed)
-    result = run_transfer(args.bundle, goals[args.goal_index], agent, max_steps=args.max_steps)
+    result = run_transfer(bundle, goals[args.goal_index], agent, max_steps=args.max_steps)
     if args.json:
         print(json.dumps(result.model_dump()))
         return 0
@@ -67,7 +76,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--agent", default=None, help="agent name (rule, random, ...)")
     p.add_argument("--actions", default=None, help="instead of an agent: a file with one action per line")
     p.add_argument("--bundle", required=True, help="bundle folder (see shopsim.adapters.bundle)")
-    p.add_argument("--goal", required=True, help="JSONL goals in WebShop's goal format")
+    p.add_argument("--goal", default=None, help="goals in WebShop's goal format (JSONL, or one goal as .json; see "
+                                                "`shopsim goals export`); default: the goal the bundle carries")
     p.add_argument("--goal-index", type=int, default=0, help="which goal of --goal (default 0)")
     p.add_argument("--max-steps", type=int, default=15)
     p.add_argument("--seed", type=int, default=0)
