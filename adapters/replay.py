@@ -13,7 +13,6 @@ bundle (or its HAR) and everything else aborted.
 
 from __future__ import annotations
 
-import contextlib
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -24,7 +23,7 @@ from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.errors import SourceError
 from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
 
-__all__ = ["DEAD_ENDS", "ESCAPES", "BrowserReplaySource", "ReplaySource", "Scorer", "translator_for_site",
+__all__ = ["DEAD_ENDS", "ESCAPES", "ReplaySource", "Scorer", "translator_for_site",
            "with_selection"]
 
 StepOut = tuple[PageState, float, bool, bool]
@@ -348,81 +347,10 @@ def with_selection(state: PageState, chosen: dict[str, str]) -> PageState:
                                     "clickables": clickables})
 
 
-class BrowserReplaySource(ReplaySource):
-    """Replay a bundle in real Chromium: every request is fulfilled from the bundle or aborted.
+def __getattr__(name: str) -> Any:
+    """``BrowserReplaySource`` moved to :mod:`shopsim.adapters.browser_replay`; still importable here."""
+    if name == "BrowserReplaySource":
+        from shopsim.adapters.browser_replay import BrowserReplaySource
 
-    Page requests are answered from ``pages/`` (or from the HAR with ``route_from_har(...,
-    not_found='abort')`` when the bundle has one and ``use_har``); images, scripts and everything else
-    are aborted, so the network is never touched. ``requests`` lists ``(url, 'fulfilled'|'aborted')``.
-    JavaScript is off by default: recorded pages are post-script DOM snapshots already.
-    """
-
-    def __init__(self, bundle: Bundle | str | Path, *, executable_path: str | None = None, headless: bool = True,
-                 javascript: bool = False, use_har: bool = True, timeout_ms: float = 30_000, **kw: Any):
-        from shopsim.adapters import sources
-
-        super().__init__(bundle, **kw)
-        self.javascript, self.timeout_ms = javascript, timeout_ms
-        self.use_har = use_har and self.bundle.har_path is not None
-        self.requests: list[tuple[str, str]] = []
-        self.context: Any = None
-        self.page: Any = None
-        self._serving: dict[str, BundleStep] = {}
-        path = sources.find_browser(executable_path)  # ConfigError when there is none
-        try:
-            self.browser = sources._Browser.get(path, headless).browser
-        except Exception as exc:
-            raise SourceError(f"could not launch Chromium for replay: {exc}") from exc
-
-    def _route(self, route: Any) -> None:
-        request = route.request
-        step = self._serving.get(normalize_url(request.url)) if request.resource_type == "document" else None
-        if step is None:
-            self.requests.append((request.url, "aborted"))
-            route.abort()
-            return
-        self.requests.append((request.url, "fulfilled"))
-        route.fulfill(status=200, headers={"content-type": "text/html; charset=utf-8"},
-                      body=self.bundle.pages[step.index])
-
-    def _open(self) -> None:
-        self._close_context()
-        self.context = self.browser.new_context(java_script_enabled=self.javascript, service_workers="block")
-        self.context.set_default_timeout(self.timeout_ms)
-        if self.use_har:
-            assert self.bundle.har_path is not None
-            self.context.route_from_har(str(self.bundle.har_path), not_found="abort")
-            self.context.on("requestfinished", lambda r: self.requests.append((r.url, "fulfilled")))
-            self.context.on("requestfailed", lambda r: self.requests.append((r.url, "aborted")))
-        else:
-            self.context.route("**/*", self._route)
-        self.page = self.context.new_page()
-
-    def _page(self, step: BundleStep) -> PageState:
-        """Load the recorded page in the browser and translate what Chromium shows."""
-        from playwright.sync_api import Error as PlaywrightError
-
-        url = step.final_url or step.url or ""
-        self._serving = {normalize_url(url): step, normalize_url(step.url or url): step}
-        try:
-            if self.page is None:
-                self._open()
-            self.page.goto(url, wait_until="domcontentloaded")
-            html = self.page.content()
-        except PlaywrightError as exc:
-            raise SourceError(f"browser replay of step {step.index} ({url}) failed: {exc}") from exc
-        return self.translator.parse(html, url)
-
-    def reset(self, goal_index: int = 0, seed: int = 0) -> PageState:
-        self._open()
-        self.requests = []
-        return super().reset(goal_index, seed)
-
-    def _close_context(self) -> None:
-        if self.context is not None:
-            with contextlib.suppress(Exception):
-                self.context.close()
-            self.context = self.page = None
-
-    def close(self) -> None:
-        self._close_context()
+        return BrowserReplaySource
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
