@@ -13,8 +13,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from shopsim.adapters.bundle import Bundle, BundleWriter
 from shopsim.adapters.browser_replay import BrowserReplaySource
+from shopsim.adapters.bundle import Bundle, BundleWriter
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import ConfigError, SourceError
 from shopsim.render import render_simple

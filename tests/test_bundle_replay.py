@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import REAL_PAGES, ROOT
 
-from shopsim.adapters.bundle import Bundle, BundleWriter, normalize_url
 from shopsim.adapters.browser_replay import BrowserReplaySource
+from shopsim.adapters.bundle import Bundle, BundleWriter, normalize_url
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import SourceError
 from shopsim.render import render_rich, render_simple

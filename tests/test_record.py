@@ -7,8 +7,8 @@ import json
 import pytest
 from test_bundle_replay import recorded_observations, replayed_observations
 
-from shopsim.adapters.bundle import Bundle, sha256_hex
 from shopsim.adapters.browser_replay import BrowserReplaySource
+from shopsim.adapters.bundle import Bundle, sha256_hex
 from shopsim.adapters.replay import ReplaySource
 from shopsim.cli import main
 from shopsim.errors import ConfigError, SourceError

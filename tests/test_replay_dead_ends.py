@@ -18,8 +18,8 @@ import pytest
 from test_bundle_replay import AMAZON_RESULTS, FIRST_RESULT, SEARCH_URL, needs_real
 
 from shopsim.adapters import ShopEnv
-from shopsim.adapters.bundle import Bundle, BundleWriter
 from shopsim.adapters.browser_replay import BrowserReplaySource
+from shopsim.adapters.bundle import Bundle, BundleWriter
 from shopsim.adapters.replay import ReplaySource
 from shopsim.agents import RuleAgent, run_episode
 from shopsim.agents.transfer import make_scorer, run_transfer
