@@ -139,7 +139,7 @@ class BundleStep(BaseModel):
 
     index: int = Field(ge=0)
     action: str | None = None
-    kind: Literal["load", "select", "purchase", "refused"] = "load"
+    kind: Literal["load", "select", "view", "purchase", "refused"] = "load"
     url: str | None = None
     final_url: str | None = None
     normalized_url: str | None = None
@@ -357,6 +357,10 @@ class BundleWriter:
     def add_select(self, action: str, axis: str | None, value: str | None) -> BundleStep:
         """Record an option chosen on the page itself (no URL of its own)."""
         return self._step(action=action, kind="select", axis=axis, value=value)
+
+    def add_view(self, action: str, sub_page: str | None) -> BundleStep:
+        """Record a sub page opened from the page itself (Description, Features, ...; nothing loaded)."""
+        return self._step(action=action, kind="view", value=sub_page)
 
     def add_purchase(self, action: str) -> BundleStep:
         """Record ``buy now`` (nothing is loaded: a recording never buys)."""

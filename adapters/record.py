@@ -23,6 +23,7 @@ from shopsim.errors import ConfigError, SourceError
 from shopsim.page import Feedback, PageState
 from shopsim.render import render_simple
 from shopsim.simsite.models import Goal
+from shopsim.translators.clickables import sub_page_view
 
 __all__ = ["SEARCH_BOXES", "RecordResult", "read_actions", "record_session"]
 
@@ -60,6 +61,7 @@ class _Recorder:
         self.timeout_ms = timeout_ms
         self.state: PageState | None = None
         self.chosen: dict[str, str] = {}
+        self._item_state: PageState | None = None  # the item page a sub page was opened from
 
     def load(self, action: str | None, url: str, search: str | None = None, keep_choice: bool = False) -> PageState:
         """Navigate (typing into the search box for a search), then save the page as a step.
@@ -101,6 +103,14 @@ class _Recorder:
         if nav.kind == "none":
             self.writer.add_refused(action, f"{nav.feedback.code}: {nav.feedback.message}")
             self.state = state.model_copy(update={"feedback": nav.feedback})
+            return True
+        if nav.kind == "sub_page" and nav.value:
+            self.writer.add_view(action, nav.value)
+            self._item_state, self.state = state, sub_page_view(state, nav.value)
+            return True
+        if state.page_type == "item_detail" and self._item_state is not None and nav.kind == "none" \
+                and action.strip().lower() == "click[< prev]":
+            self.state, self._item_state = self._item_state, None  # back from a sub page to its item page
             return True
         if nav.kind == "select":
             self.writer.add_select(action, nav.axis, nav.value)

@@ -22,6 +22,7 @@ from shopsim.actions import parse_action
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.errors import SourceError
 from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
+from shopsim.translators.clickables import sub_page_view
 
 __all__ = ["DEAD_ENDS", "ESCAPES", "ReplaySource", "Scorer", "translator_for_site",
            "with_selection"]
@@ -199,7 +200,11 @@ class ReplaySource:
                 return self._refuse(Feedback(code="not_available", message=(
                     f"{action!r} is not available on a page that was not recorded: "
                     "click[< prev] goes back, click[back to search] to the bundle's start page")))
+        if self.current.page_type == "item_detail" and self.current.site != "simsite" and key == "< prev":
+            return self._previous()  # a real item's sub page goes back to its item page, as the sim's does
         nav = self.translator.resolve(self.base, action)
+        if nav.kind == "sub_page" and nav.value:
+            return self._show(sub_page_view(self.base, nav.value), restore=dict(self.chosen)), 0.0, False, False
         if nav.kind == "none":
             back = self._back() if key == "< prev" else None
             return (back, 0.0, False, False) if back is not None else self._refuse(nav.feedback)

@@ -183,11 +183,13 @@ class PageState(_Frozen):
 class Navigation(_Frozen):
     """Where an action leads, as ``resolve()`` says: load a URL, post a form, or purchase.
 
-    ``kind='select'`` records an option choice that has no URL of its own; ``kind='none'`` means
-    the action does not navigate (refused; see ``feedback``).
+    ``kind='select'`` records an option choice that has no URL of its own; ``kind='sub_page'`` opens
+    a real item page's Description / Features / Reviews / Attributes view from the page already
+    loaded (``value`` names it; no request); ``kind='none'`` means the action does not navigate
+    (refused; see ``feedback``).
     """
 
-    kind: Literal["goto", "form", "purchase", "select", "none"]
+    kind: Literal["goto", "form", "purchase", "select", "sub_page", "none"]
     url: str | None = None
     method: Literal["GET", "POST"] = "GET"
     form: dict[str, str] = Field(default_factory=dict)

@@ -35,12 +35,16 @@ ITEM = '<html><head><title>Amazon.com</title></head><body>{}<span id="productTit
 
 
 def _answer(html: str, budget: float = 3.0) -> list[PageState]:
-    """Every translator's state for ``html`` (site detection included), each within ``budget`` seconds."""
+    """Every translator's state for ``html`` (site detection included), each within ``budget`` CPU seconds.
+
+    CPU time, not wall time: these bounds catch pathological (quadratic, hanging) parsing, and must
+    not fail because other work shares the machine. Speed itself is measured in benchmarks/.
+    """
     states = []
     for parse in (lambda: translate_html(html, None), *(lambda t=t: t.parse(html, None) for t in TRANSLATORS.values())):
-        start = time.perf_counter()
+        start = time.process_time()
         state = parse()
-        assert time.perf_counter() - start < budget
+        assert time.process_time() - start < budget
         assert isinstance(state, PageState)
         states.append(state)
     return states
@@ -110,9 +114,9 @@ def test_accepted_pages_parse_fast() -> None:
                  "<body><select>" + "<option>x" * 6_000,
                  "<body>" + "<div class='c'><span>t</span></div>" * 60_000):
         assert guard.markup_refusal(html) is None
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: a bound against pathological parsing, not a benchmark
         LexborHTMLParser(html)
-        assert time.perf_counter() - start < 1.5
+        assert time.process_time() - start < 1.5
 
 
 # ---- odd encodings -----------------------------------------------------------------------------------
@@ -260,6 +264,6 @@ def test_a_page_the_guard_accepts_parses_fast(snippet: str) -> None:
     """A random snippet repeated into a 200 KB page (with fresh ids, as an attacker would): accepted -> fast."""
     html = "".join(snippet.replace("id=1", f"id={k}") for k in range(200_000 // max(len(snippet), 1)))
     if guard.markup_refusal(html) is None:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: a bound against pathological parsing, not a benchmark
         LexborHTMLParser(html)
-        assert time.perf_counter() - start < 1.5
+        assert time.process_time() - start < 1.5

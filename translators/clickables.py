@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shopsim.page import Clickable, Feedback, FeedbackCode, Navigation, ProductView, ResultCard
+from shopsim.page import (
+    Clickable,
+    Feedback,
+    FeedbackCode,
+    Navigation,
+    PageState,
+    ProductView,
+    ResultCard,
+    SubPage,
+)
 
-__all__ = ["item_clickables", "refuse", "results_clickables"]
+__all__ = ["item_clickables", "refuse", "results_clickables", "sub_page_view", "sub_pages"]
 
 
 def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str | None,
@@ -28,11 +37,25 @@ def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str
     return out
 
 
+def sub_pages(product: ProductView) -> list[SubPage]:
+    """The sub pages a real item page offers, as the sim's item pages do: Description and Features
+    always (possibly empty, like a sim product without them), Reviews when the page shows any,
+    Attributes when it lists item specifics."""
+    out: list[SubPage] = ["Description", "Features"]
+    if product.reviews:
+        out.append("Reviews")
+    if product.attributes:
+        out.append("Attributes")
+    return out
+
+
 def item_clickables(product: ProductView, prev_url: str | None) -> list[Clickable]:
-    """Item-page actions; an option value shared by two axes is qualified as '<axis>: <value>'."""
+    """Item-page actions in the sim's order (back, prev, sub pages, buy, options); an option value
+    shared by two axes is qualified as '<axis>: <value>'."""
     out = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search"),
-           Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url),
-           Clickable(arg="buy now", text="Buy Now", kind="buy")]
+           Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url)]
+    out += [Clickable(arg=name.lower(), text=name, kind="sub_page") for name in sub_pages(product)]
+    out.append(Clickable(arg="buy now", text="Buy Now", kind="buy"))
     seen = {c.arg for c in out}
     for axis, values in product.options.items():
         urls = product.option_urls.get(axis, {})
@@ -54,3 +77,17 @@ def item_clickables(product: ProductView, prev_url: str | None) -> list[Clickabl
 def refuse(code: FeedbackCode, message: str) -> Navigation:
     """A non-navigation: the action is refused with a feedback code saying why."""
     return Navigation(kind="none", feedback=Feedback(code=code, message=message))
+
+
+def sub_page_view(state: PageState, name: str) -> PageState:
+    """A real item page's sub page, drawn from the page already read (the sim's ``item_detail``):
+    the same product, only ``back to search`` and ``< prev`` (back to the item page) to click."""
+    if state.product is None:
+        raise ValueError("a sub page needs an item page")
+    match = {n.lower(): n for n in sub_pages(state.product)}.get(name.lower())
+    if match is None:
+        raise ValueError(f"this item page has no {name} sub page")
+    return state.model_copy(update={
+        "page_type": "item_detail", "sub_page": match, "has_search_bar": False, "feedback": Feedback(),
+        "clickables": [Clickable(arg="back to search", text="Back to Search", kind="back_to_search"),
+                       Clickable(arg="< prev", text="< Prev", kind="prev")]})

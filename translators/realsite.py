@@ -197,6 +197,8 @@ class RealSiteTranslator:
             return Navigation(kind="goto", url=self.product_url(target.text), selector=target.selector)
         if target.kind == "buy":
             return Navigation(kind="purchase")
+        if target.kind == "sub_page":  # drawn from the page already loaded: no request
+            return Navigation(kind="sub_page", value=target.text)
         if target.kind == "option":
             if target.url:
                 return Navigation(kind="goto", url=target.url, axis=target.axis, value=target.text)
