@@ -80,3 +80,15 @@ def browser_shutdown():
     from shopsim.adapters.sources import BrowserSource
 
     BrowserSource.shutdown()
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any socket connection: replay must never fetch anything."""
+    import socket
+
+    def refuse(self: object, *args: object, **kw: object) -> None:
+        raise AssertionError(f"replay tried to open a network connection: {args}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from pathlib import Path
 
 import pytest
@@ -43,17 +42,6 @@ def assemble_amazon_bundle(out: Path, instruction: str | None = None) -> Path:
                final_url=ITEM_URL)
     w.add_purchase("click[buy now]")
     return w.finish()
-
-
-@pytest.fixture
-def no_network(monkeypatch):
-    """Fail any socket connection: replay must never fetch anything."""
-
-    def refuse(self, *args, **kw):
-        raise AssertionError(f"replay tried to open a network connection: {args}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
 
 
 # ---- URL normalisation ---------------------------------------------------------------------------

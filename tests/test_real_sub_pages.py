@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 from test_bundle_replay import AMAZON_ITEM, FIRST_RESULT, ITEM_URL, assemble_amazon_bundle, needs_real
-from test_bundle_replay import no_network  # noqa: F401  (a fixture: replay must not touch the network)
 
 from shopsim.adapters.browser_replay import BrowserReplaySource
 from shopsim.adapters.replay import ReplaySource
@@ -54,6 +53,7 @@ def test_replay_opens_sub_pages_offline_and_comes_back(tmp_path: Path, in_chromi
         item, *_ = src.step(f"click[{FIRST_RESULT}]")
         before = len(getattr(src, "requests", []))
         features, reward, done, _ = src.step("click[features]")
+        assert reward == 0.0
         assert features.page_type == "item_detail" and features.sub_page == "Features" and not done
         assert item.product is not None and item.product.bullet_points[0].strip() in render_simple(features)
         assert len(getattr(src, "requests", [])) == before  # drawn from the loaded page
