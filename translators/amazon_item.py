@@ -12,6 +12,8 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from shopsim.translators.amazon_results import a_price_text
+from shopsim.translators.marketplaces import is_label, strip_label_prefix, ui_prefix
 from shopsim.translators.realsite import (
     ItemRead,
     PriceInfo,
@@ -30,8 +32,7 @@ __all__ = ["item_title", "read_item"]
 Ids = dict[str, LexborNode]
 _TITLE_IDS = ("productTitle", "ebooksProductTitle", "btAsinTitle", "title", "item_name")
 _ASIN_RE = re.compile(r"/(?:dp|gp/product|gp/aw/d|product-reviews)/([A-Z0-9]{10})(?:[/?#]|$)")
-_SELECT_PREFIX = re.compile(r"^(?:click to select|select)\s+", re.IGNORECASE)
-_PLACEHOLDERS = {"select", "- select -", "choose", "please select", ""}
+_FORMAT_SUFFIX = re.compile(r"\s+(?:format|formato)\s*:$", re.IGNORECASE)
 
 
 def item_title(ids: Ids) -> LexborNode | None:
@@ -86,18 +87,16 @@ def _asin(ids: Ids, html: str, page_url: str | None, url: str | None) -> str:
 
 
 def _a_price(node: LexborNode) -> str:
-    return (text_of(node.css_first(".a-offscreen"))
-            or text_of(node.css_first('span[aria-hidden="true"]'))
-            or text_of(node))
+    return a_price_text(node) or text_of(node)
 
 
-def _apex_price(box: LexborNode) -> PriceInfo | None:
+def _apex_price(box: LexborNode, hint: str | None) -> PriceInfo | None:
     """Price to pay inside one core-price container: a displayed range, else the first current price."""
     rng = box.css_first(".a-price-range")
     if rng is not None:
         ends = [_a_price(n) for n in rng.css(".a-price")]
         if len(ends) >= 2:
-            info = parse_price(f"{ends[0]} - {ends[-1]}")
+            info = parse_price(f"{ends[0]} - {ends[-1]}", hint)
             if info.value is not None:
                 return info
     preferred = select_all(box, ".priceToPay, .apexPriceToPay, .apex-pricetopay-value")
@@ -107,7 +106,7 @@ def _apex_price(box: LexborNode) -> PriceInfo | None:
         cls = attr(node, "class")
         if "a-text-price" in cls and "apexPriceToPay" not in cls and "priceToPay" not in cls:
             continue
-        info = parse_price(_a_price(node))
+        info = parse_price(_a_price(node), hint)
         if info.value is not None:
             return info
     return None
@@ -125,11 +124,11 @@ _LEGACY_PRICE: tuple[tuple[str, str | None], ...] = (
 )
 
 
-def _price(ids: Ids) -> PriceInfo:
+def _price(ids: Ids, hint: str | None) -> PriceInfo:
     for key in _CORE_PRICE:
         box = ids.get(key)
         if box is not None:
-            info = _apex_price(box)
+            info = _apex_price(box, hint)
             if info is not None:
                 return info
     for key, sub in _LEGACY_PRICE:
@@ -139,7 +138,7 @@ def _price(ids: Ids) -> PriceInfo:
         if node is not None and sub:
             node = node.css_first(sub)
         if node is not None:
-            info = parse_price(text_of(node))
+            info = parse_price(text_of(node), hint)
             if info.value is not None:
                 return info
     return PriceInfo(None, None, "")
@@ -177,7 +176,7 @@ def _bullets(body: LexborNode, ids: Ids) -> list[str]:
         return items
     scope = ids.get("productFactsDesktopExpander") or ids.get("productFactsDesktop_feature_div") or body
     for head in scope.css("h3.product-facts-title"):
-        if "about this item" not in text_of(head).lower():
+        if not is_label(text_of(head), "about_item", exact=False):
             continue
         sib = head.next
         while sib is not None:
@@ -206,7 +205,7 @@ def _axis_name(text: str, fallback: str) -> str:
 
 def _add(item: ItemRead, axis: str, value: str, url: str | None, selected: bool) -> None:
     value = collapse(value)
-    if not value or value.lower() in _PLACEHOLDERS:
+    if not value or is_label(value.strip(" -"), "select"):
         return
     values = item.options.setdefault(axis, [])
     if value not in values:
@@ -228,8 +227,13 @@ def _swatch_value(li: LexborNode) -> str:
         return alt
     title = attr(li, "title")
     if title:
-        return _SELECT_PREFIX.sub("", title)
+        return strip_label_prefix(title, "click_to_select")
     return text_of(first(li, "button", ".a-button-text"))
+
+
+def _dp_url(asin: str, base: str) -> str | None:
+    """A variant's product URL on the page's own site, keeping its UI-language prefix (``/-/en``)."""
+    return absolute(f"{ui_prefix([base])}/dp/{asin}", base)
 
 
 def _variation_rows(twister: LexborNode, item: ItemRead, base: str) -> None:
@@ -244,16 +248,17 @@ def _variation_rows(twister: LexborNode, item: ItemRead, base: str) -> None:
                 if value == "-1":
                     continue
                 asin = value.rpartition(",")[2]
-                url = absolute(f"/dp/{asin}", base) if re.fullmatch(r"[A-Z0-9]{10}", asin) else None
+                url = _dp_url(asin, base) if re.fullmatch(r"[A-Z0-9]{10}", asin) else None
                 _add(item, axis, text_of(opt), url, opt.attributes.get("selected") is not None)
         for li in row.css("li"):
             if not (attr(li, "title") or attr(li, "data-defaultasin") or attr(li, "data-asin")):
                 continue
-            href = attr(li, "data-dp-url") or (f"/dp/{attr(li, 'data-defaultasin')}" if attr(li, "data-defaultasin") else "")
+            href, default = attr(li, "data-dp-url"), attr(li, "data-defaultasin")
+            url = absolute(href, base) if href else _dp_url(default, base) if default else None
             cls = attr(li, "class")
-            _add(item, axis, _swatch_value(li), absolute(href, base) if href else None,
+            _add(item, axis, _swatch_value(li), url,
                  "swatchSelect" in cls or li.css_first(".a-button-selected") is not None)
-        if chosen and chosen.lower() not in _PLACEHOLDERS:
+        if chosen and not is_label(chosen.strip(" -"), "select"):
             if axis not in item.options:  # a singleton dimension shows only its one value
                 _add(item, axis, chosen, None, True)
             elif chosen in item.options[axis]:
@@ -272,15 +277,16 @@ def _inline_rows(ids: Ids, item: ItemRead, base: str) -> None:
         for opt in row.css("select option"):
             value = attr(opt, "value")
             asin = value.rpartition(",")[2]
-            url = absolute(f"/dp/{asin}", base) if re.fullmatch(r"[A-Z0-9]{10}", asin) else None
+            url = _dp_url(asin, base) if re.fullmatch(r"[A-Z0-9]{10}", asin) else None
             if value != "-1":
                 _add(item, axis, text_of(opt), url, opt.attributes.get("selected") is not None)
         for li in select_all(row, "li[data-asin], li.inline-twister-swatch"):
             asin = attr(li, "data-asin")
             link = li.css_first("a[href]")
-            href = attr(link, "href") or (f"/dp/{asin}" if asin else "")
+            href = attr(link, "href")
+            url = absolute(href, base) if href else _dp_url(asin, base) if asin else None
             selected = attr(li, "data-initiallyselected") == "true" or li.css_first(".a-button-selected") is not None
-            _add(item, axis, _swatch_value(li), absolute(href, base) if href else None, selected)
+            _add(item, axis, _swatch_value(li), url, selected)
         if chosen and axis in item.options and chosen in item.options[axis]:
             item.selected[axis] = chosen
 
@@ -294,20 +300,22 @@ def _format_swatches(ids: Ids, item: ItemRead, base: str) -> None:
         button = first(el, "a.a-button-text", ".a-button-text", "a[href]")
         label = first(el, ".slot-title", ".audibleTitle", "a.a-button-text span", ".a-button-text span", "span")
         value = text_of(label) or text_of(button)
-        if value.lower().endswith(" format:"):
-            value = value[: -len(" format:")]
+        value = _FORMAT_SUFFIX.sub("", value)
         selected = "selected" in attr(el, "class").split() or el.css_first(".a-button-selected") is not None
         _add(item, "Format", value, absolute(attr(button, "href"), base), selected)
 
 
 def read_item(tree: LexborHTMLParser, html: str, ids: Ids, title_node: LexborNode, base: str,
-              page_url: str | None, url: str | None) -> ItemRead:
-    """Read every product field the page shows (element lookups go through the id index)."""
+              page_url: str | None, url: str | None, hint: str | None = None) -> ItemRead:
+    """Read every product field the page shows (element lookups go through the id index).
+
+    ``hint`` is the marketplace's currency (for price marks several currencies share).
+    """
     body = tree.body
     item = ItemRead()
     item.title = _title(title_node)
     item.id = _asin(ids, html, page_url, url)
-    item.price = _price(ids)
+    item.price = _price(ids, hint)
     item.rating, item.rating_text = _rating(body, ids, item.id)
     twister = ids.get("twister") or ids.get("twister_feature_div") or ids.get("twisterContainer")
     if twister is not None:

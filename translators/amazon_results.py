@@ -11,9 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import Price, ResultCard
+from shopsim.page import ResultCard
+from shopsim.translators.marketplaces import is_label, labelled_link, strip_label_prefix
 from shopsim.translators.realsite import (
     MAX_RESULT_CARDS,
+    PriceInfo,
     ResultsRead,
     absolute,
     attr,
@@ -25,7 +27,7 @@ from shopsim.translators.realsite import (
     text_of,
 )
 
-__all__ = ["first_card", "is_results_page", "read_results"]
+__all__ = ["a_price_text", "first_card", "is_results_page", "read_results"]
 
 _MODERN = 'div[data-component-type="s-search-result"][data-asin]'
 _LEGACY = ("li.s-result-item[data-asin]", "div.s-result-item[data-asin]", 'div[id^="result_"][name]')
@@ -66,32 +68,48 @@ class _Parts:
                 self.labels.append(node)
 
 
-def _a_price_text(node: LexborNode) -> str:
-    return text_of(node.css_first(".a-offscreen")) or text_of(node.css_first('span[aria-hidden="true"]'))
+def a_price_text(node: LexborNode) -> str:
+    """The text of one ``.a-price``: its screen-reader copy, else the shown parts joined.
+
+    Some country sites leave ``.a-offscreen`` empty and split the visible price into symbol, whole,
+    decimal mark and fraction spans ('R$' '303' ',' '05'), which plain text would space apart.
+    """
+    text = text_of(node.css_first(".a-offscreen"))
+    if text:
+        return text
+    whole = node.css_first(".a-price-whole")
+    if whole is not None:
+        mark = text_of(node.css_first(".a-price-decimal"))
+        fraction = text_of(node.css_first(".a-price-fraction"))
+        number = text_of(whole, skip_classes=("a-price-decimal",)) + ((mark or ".") + fraction if fraction else "")
+        return f"{text_of(node.css_first('.a-price-symbol'))} {number}".strip()
+    return text_of(node.css_first('span[aria-hidden="true"]'))
 
 
-def _card_price(card: LexborNode, parts: _Parts) -> Price:
+def _card_price(card: LexborNode, parts: _Parts, hint: str | None) -> PriceInfo:
     """First current (not struck, not unit/secondary) ``.a-price`` of the card, or a legacy price."""
     for node in parts.prices:
         cls = attr(node, "class").split()
         if attr(node, "data-a-strike") == "true" or "a-text-price" in cls:
             continue
-        value = parse_price(_a_price_text(node)).value
-        if value is None:
+        info = parse_price(a_price_text(node), hint)
+        if info.value is None:
             continue
         rng = node.parent
         if rng is not None and "a-price-range" in attr(rng, "class").split():  # '$12.99 - $24.99'
-            ends = [parse_price(_a_price_text(n)).value for n in rng.css(".a-price")]
-            if len(ends) >= 2 and isinstance(ends[0], float) and isinstance(ends[-1], float):
-                return (ends[0], ends[-1]) if ends[-1] >= ends[0] else ends[0]
-        return value
+            ends = [parse_price(a_price_text(n), hint) for n in rng.css(".a-price")]
+            low, high = ends[0].value, ends[-1].value
+            if len(ends) >= 2 and isinstance(low, float) and isinstance(high, float):
+                text = f"{ends[0].text} - {ends[-1].text}"
+                return PriceInfo((low, high) if high >= low else low, info.currency, text)
+        return info
     sx = card.css_first(".sx-price")  # 2016-2018: $<whole><sup>fraction</sup>, no decimal point shown
     if sx is not None:
         whole = text_of(sx.css_first(".sx-price-whole"))
         frac = text_of(sx.css_first(".sx-price-fractional")) or "00"
-        return parse_price(f"{text_of(sx.css_first('.sx-price-currency'))}{whole}.{frac}").value
+        return parse_price(f"{text_of(sx.css_first('.sx-price-currency'))}{whole}.{frac}", hint)
     legacy = card.css_first("span.s-price, .a-color-price, .newp .bld, span.bld.lrg.red, .price")
-    return parse_price(text_of(legacy)).value if legacy is not None else None
+    return parse_price(text_of(legacy), hint) if legacy is not None else PriceInfo(None, None, "")
 
 
 def _linked(h2: LexborNode, card: LexborNode) -> LexborNode | None:
@@ -128,8 +146,7 @@ def _card_title(card: LexborNode, parts: _Parts) -> tuple[str, LexborNode | None
     if chosen is not None:
         h2, link = chosen
         title = collapse(attr(h2, "data-attribute")) or text_of(h2, skip_classes=("a-offscreen",))
-        if title.startswith("Sponsored Ad - "):
-            title = title[len("Sponsored Ad - "):]
+        title = strip_label_prefix(title, "sponsored_ad", dash=True)  # 'Sponsored Ad - ', 'Anuncio patrocinado - '
         return title, link or first(card, "a.a-link-normal[href]", "a[href]")
     link = first(card, "a.s-access-detail-page", "h3.newaps a", ".productTitle a", "a.title")
     title = attr(link, "title") or text_of(link)
@@ -137,14 +154,14 @@ def _card_title(card: LexborNode, parts: _Parts) -> tuple[str, LexborNode | None
 
 
 def _sponsored(card: LexborNode, modern: bool, parts: _Parts) -> bool:
-    """Ad cards: the AdHolder class (2019+) or a visible 'Sponsored' label (any era)."""
+    """Ad cards: the AdHolder class (2019+) or a visible 'Sponsored' label in any UI language."""
     if "AdHolder" in attr(card, "class"):
         return True
     labels = parts.labels
     if not modern:
         labels = labels + select_all(card, ".s-sponsored-header, .s-sponsored-list-header, "
                                            ".s-sponsored-label-info-icon")
-    return any("sponsored" in text_of(label).lower() for label in labels)
+    return any(is_label(text_of(label), "sponsored", exact=False) for label in labels)
 
 
 def _card_asin(card: LexborNode, modern: bool) -> str:
@@ -175,6 +192,9 @@ _PAGING = {
 }
 
 
+_PAGING_BOX = ".s-pagination-strip, .s-pagination-container, ul.a-pagination, #pagn"
+
+
 def _pager(last_card: LexborNode) -> dict[str, LexborNode]:
     """Paging links from the blocks after the last card (where every era puts them): small scans."""
     sib = last_card.next
@@ -187,8 +207,29 @@ def _pager(last_card: LexborNode) -> dict[str, LexborNode]:
     return {}
 
 
-def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | None = None) -> ResultsRead | None:
-    """Result cards and paging, or None when the page has no results markup at all."""
+def _labelled_pager(body: LexborNode) -> dict[str, LexborNode]:
+    """Paging links found by what they say ('Next', 'Weiter', '次へ'...) in a paging block.
+
+    A fallback for paging markup without the known classes (``ul.a-pagination`` 2017-2020).
+    """
+    found: dict[str, LexborNode] = {}
+    box = body.css_first(_PAGING_BOX)
+    for kind in ("next", "prev"):
+        link = labelled_link(box, kind)
+        if link is not None:
+            found[kind] = link
+    current = box.css_first(".a-selected, .s-pagination-selected") if box is not None else None
+    if current is not None:
+        found["current"] = current
+    return found
+
+
+def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | None = None,
+                 hint: str | None = None) -> ResultsRead | None:
+    """Result cards and paging, or None when the page has no results markup at all.
+
+    ``hint`` is the marketplace's currency (for price marks several currencies share).
+    """
     body = tree.body
     if body is None:
         return None
@@ -209,14 +250,15 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
         if not title:
             continue
         url = absolute(attr(link, "href"), base) if link is not None else None
-        out.cards.append((ResultCard(id=asin, title=title, price=_card_price(card, parts),
+        price = _card_price(card, parts, hint)
+        out.cards.append((ResultCard(id=asin, title=title, price=price.value, price_text=price.text,
                                      sponsored=_sponsored(card, modern, parts), url=url),
                           _selector(card, asin, link, modern)))
     search_box = first(body, "#twotabsearchtextbox", 'input[name="field-keywords"]')
     out.query = collapse(attr(search_box, "value")) or _query_from_url(base)
     paging = _pager(nodes[-1]) if nodes else {}
     if not paging:
-        paging = landmarks(body, _PAGING)
+        paging = landmarks(body, _PAGING) or _labelled_pager(body)
     nxt = paging.get("next")
     out.next_url = absolute(attr(nxt, "href"), base)
     out.prev_url = absolute(attr(paging.get("prev"), "href"), base)

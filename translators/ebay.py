@@ -1,60 +1,56 @@
-"""Translator for real ebay.com pages (any markup era 2010-2026) into PageState, and back to URLs."""
+"""Translator for real eBay pages of every country site (any markup era 2010-2026), and back to URLs.
+
+The marketplace (ebay.com, ebay.de, ebay.co.uk, ...) comes from the URL, the page's own link or the
+domain its links point to (see ``marketplaces``); it names ``PageState.shop``, settles the
+currency of ambiguous price marks and keeps ``search[...]`` (``/sch/i.html?_nkw=``) and
+``click[<item id>]`` (``/itm/<id>``) on the page's own domain.
+"""
 
 from __future__ import annotations
-
-from urllib.parse import quote_plus
 
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.page import PageState, ProductView
 from shopsim.translators.ebay_item import is_item_page, read_item
 from shopsim.translators.ebay_results import is_results_page, read_results
-from shopsim.translators.realsite import (
-    ItemRead,
-    RealSiteTranslator,
-    item_clickables,
-    page_url,
-)
+from shopsim.translators.marketplaces import Marketplace, MarketTranslator, localise
+from shopsim.translators.realsite import ItemRead, item_clickables, page_url
 
 __all__ = ["EbayTranslator"]
 
 
-class EbayTranslator(RealSiteTranslator):
-    """eBay search-results and listing pages -> PageState; actions -> ebay.com URLs."""
+class EbayTranslator(MarketTranslator):
+    """eBay search-results and listing pages -> PageState; actions -> URLs on the page's marketplace."""
 
     site = "ebay"
-    home_url = "https://www.ebay.com/"
     search_path = "/sch/"
     query_params = ("_nkw",)
     page_param = "_pgn"
 
-    def search_url(self, query: str, page: int = 1) -> str:
-        return f"https://www.ebay.com/sch/i.html?_nkw={quote_plus(query)}&_pgn={page}"
-
-    def product_url(self, item_id: str) -> str:
-        return f"https://www.ebay.com/itm/{item_id}"
-
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
         own_url = page_url(tree)
-        base = url or own_url or self.home_url
+        market = self.page_market(html, url, own_url)
+        base = url or own_url or market.home()
         body = tree.body
         river = body.css_first("ul.srp-results, #ListViewInner") if body is not None else None
         if river is None:
             title_node = is_item_page(tree)
             if title_node is not None:
-                return self._item_state(read_item(tree, title_node, own_url, url), url or own_url)
+                item = read_item(tree, title_node, own_url, url, hint=market.currency)
+                return self._item_state(item, url or own_url, market)
             if not (is_results_page(html) or "/sch/" in (url or "")):
                 return None
-        res = read_results(tree, base, url or own_url)
+        res = read_results(tree, base, url or own_url, hint=market.currency)
         if res is None:
             return None
-        return self.results_state(res, url or own_url)
+        return self.market_results(res, url, own_url, market)
 
-    def _item_state(self, item: ItemRead, url: str | None) -> PageState:
+    def _item_state(self, item: ItemRead, url: str | None, market: Marketplace) -> PageState:
         product = ProductView(
             id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
             currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
             options=item.options, selected=item.selected, category_path=item.category_path,
             attributes=item.attributes, images=item.images)
-        return PageState(page_type="item", site="ebay", url=url, product=product,
-                         clickables=item_clickables(product, None), has_search_bar=True)
+        state = PageState(page_type="item", site="ebay", url=url, product=product,
+                          clickables=item_clickables(product, None), has_search_bar=True)
+        return localise(state, market, item.price.currency)

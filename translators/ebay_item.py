@@ -12,6 +12,7 @@ import re
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.ebay_results import item_id_from_url
+from shopsim.translators.marketplaces import is_label, label_words
 from shopsim.translators.realsite import (
     ItemRead,
     PriceInfo,
@@ -45,9 +46,8 @@ _MARKS = {
     "msku": ("select.msku-sel, select.x-msku__select-box, .x-msku, .vi-msku-cntr, .x-msku-evo, .x-msku__box-cont, "
              '[data-testid="x-msku-evo"]'),
 }
-_PLACEHOLDER_RE = re.compile(r"^[-\s]*(?:please\s+)?(?:select|choose|bitte wählen|sélectionner|seleccionar)[-\s.:]*$",
-                             re.IGNORECASE)
-_STOCK_RE = re.compile(r"\s*[\[(](?:out of stock|sold out|ausverkauft)[\])]\s*$", re.IGNORECASE)
+_STOCK_RE = re.compile(r"\s*[\[(](?:" + "|".join(map(re.escape, label_words("sold_out"))) + r")[\])]\s*$",
+                       re.IGNORECASE)  # '9 (Out of stock)', '42 [ausverkauft]'
 
 
 Marks = dict[str, LexborNode]
@@ -79,14 +79,19 @@ def _item_id(body: LexborNode, marks: Marks, page_url: str | None, og_url: str |
     return re.sub(r"\D", "", text_of(node)) or attr(node, "data-itemid") or attr(node, "data-listing-id")
 
 
-def _price(marks: Marks) -> PriceInfo:
+def _placeholder(text: str) -> bool:
+    """'- Select -', 'Bitte wählen', 'Sélectionner'...: no option value."""
+    return is_label(text.strip(" -.:"), "select")
+
+
+def _price(marks: Marks, hint: str | None) -> PriceInfo:
     for key in _PRICES:
         node = marks.get(key)
         if node is None:
             continue
-        info = parse_price(text_of(node, skip_classes=("x-price-approx", "vi-bid-history-near-price")))
+        info = parse_price(text_of(node, skip_classes=("x-price-approx", "vi-bid-history-near-price")), hint)
         if info.value is None and attr(node, "content"):
-            info = parse_price(attr(node, "content"))
+            info = parse_price(attr(node, "content"), hint)
         if info.value is not None:
             return info
     return PriceInfo(None, None, "")
@@ -120,7 +125,7 @@ def _options(body: LexborNode, marks: Marks, item: ItemRead) -> None:
         chosen: str | None = None
         for opt in select.css("option"):
             text = _STOCK_RE.sub("", text_of(opt))
-            if not text or attr(opt, "value") == "-1" or _PLACEHOLDER_RE.match(text):
+            if not text or attr(opt, "value") == "-1" or _placeholder(text):
                 continue
             if text not in values:
                 values.append(text)
@@ -142,7 +147,7 @@ def _listbox_options(body: LexborNode, item: ItemRead) -> None:
         for opt in box.css('[role="option"]'):
             shown = collapse(attr(opt, "data-sku-value-name")) or text_of(first(opt, ".listbox__value") or opt)
             text = _STOCK_RE.sub("", shown)
-            if text and not _PLACEHOLDER_RE.match(text) and text not in values:
+            if text and not _placeholder(text) and text not in values:
                 values.append(text)
         if axis and values and axis not in item.options:
             current = text_of(box.css_first(".btn__text"))
@@ -151,15 +156,19 @@ def _listbox_options(body: LexborNode, item: ItemRead) -> None:
 
 
 def _breadcrumbs(marks: Marks) -> list[str]:
+    """The trail as shown; the overflow menu that repeats the middle entries is left out."""
     box = marks.get("crumbs")
     if box is None:
         return []
-    out = []
+    out: list[str] = []
+    seen: set[str] = set()
     for a in box.css("a"):
         href = attr(a, "href")
         text = text_of(a, skip_classes=("clipped",))
-        if not text or "/p/" in href or text.lower().startswith(("see more", "back to", "return to")):
+        if (not text or "/p/" in href or "fake-menu-button__item" in attr(a, "class").split()
+                or text.lower().startswith(label_words("see_more")) or (href and href in seen)):
             continue
+        seen.add(href)
         out.append(text)
     return out
 
@@ -194,8 +203,12 @@ def _specifics(marks: Marks) -> list[str]:
     return out
 
 
-def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | None, url: str | None) -> ItemRead:
-    """Read every listing field the page shows (page landmarks come from one scan)."""
+def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | None, url: str | None,
+              hint: str | None = None) -> ItemRead:
+    """Read every listing field the page shows (page landmarks come from one scan).
+
+    ``hint`` is the marketplace's currency (for price marks several currencies share).
+    """
     body = tree.body
     marks = landmarks(body, _MARKS)
     item = ItemRead()
@@ -203,7 +216,7 @@ def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | No
     head = tree.head or tree.root
     og = head.css_first('meta[property="og:url"]') if head is not None else None
     item.id = _item_id(body, marks, page_url, attr(og, "content"), url)
-    item.price = _price(marks)
+    item.price = _price(marks, hint)
     item.rating, item.rating_text = _rating(marks)
     _options(body, marks, item)
     item.category_path = _breadcrumbs(marks)

@@ -14,9 +14,11 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import Price, ResultCard
+from shopsim.page import ResultCard
+from shopsim.translators.marketplaces import is_label, labelled_link
 from shopsim.translators.realsite import (
     MAX_RESULT_CARDS,
+    PriceInfo,
     ResultsRead,
     absolute,
     attr,
@@ -71,26 +73,26 @@ def _promoted(card: LexborNode, link: LexborNode | None) -> bool:
                 continue
             return raw[1:3] == b"PL"
     label = card.css_first(".s-item__sep, .s-card__sep")
-    return label is not None and text_of(label).lower() == "sponsored"
+    return label is not None and is_label(text_of(label), "sponsored")
 
 
-def _card_price(card: LexborNode, kind: str) -> Price:
+def _card_price(card: LexborNode, kind: str, hint: str | None) -> PriceInfo:
     """Current price; an s-card range is split over sibling spans ('$1.90', ' to ', '$2.37')."""
     if kind == "s-card":
         parts = card.css(".s-card__price")
         if not parts:
-            return None
+            return PriceInfo(None, None, "")
         texts = [text_of(parts[0])]
         first_parent = parts[0].parent
         for extra in parts[1:3]:
             if extra.parent is None or first_parent is None or extra.parent.mem_id != first_parent.mem_id:
                 break
             texts.append(text_of(extra))
-        return parse_price(" ".join(texts)).value
+        return parse_price(" ".join(texts), hint)
     node = card.css_first(".s-item__price" if kind == "s-item" else ".lvprice, .prc .bold, .g-b")
     if node is None:
-        return None
-    return parse_price(text_of(first(node, ".bold") if kind == "legacy" else node, sep=" ") or text_of(node)).value
+        return PriceInfo(None, None, "")
+    return parse_price(text_of(first(node, ".bold") if kind == "legacy" else node, sep=" ") or text_of(node), hint)
 
 
 def _card_title(card: LexborNode, kind: str) -> str:
@@ -126,8 +128,11 @@ def _river_cards(body: LexborNode) -> list[LexborNode]:
     return out
 
 
-def read_results(tree: LexborHTMLParser, base: str, url: str | None) -> ResultsRead | None:
-    """Result cards and paging, or None when nothing on the page looks like a results page."""
+def read_results(tree: LexborHTMLParser, base: str, url: str | None, hint: str | None = None) -> ResultsRead | None:
+    """Result cards and paging, or None when nothing on the page looks like a results page.
+
+    ``hint`` is the marketplace's currency (for price marks several currencies share).
+    """
     body = tree.body
     if body is None:
         return None
@@ -144,11 +149,16 @@ def read_results(tree: LexborHTMLParser, base: str, url: str | None) -> ResultsR
         href = absolute(attr(link, "href"), base)
         selector = (f'li[data-listingid="{item_id}"] a[href*="/itm/"]' if attr(card, "data-listingid")
                     else f'ul.srp-results a[href*="/itm/"][href*="{item_id}"]')
-        out.cards.append((ResultCard(id=item_id, title=title, price=_card_price(card, kind),
+        price = _card_price(card, kind, hint)
+        out.cards.append((ResultCard(id=item_id, title=title, price=price.value, price_text=price.text,
                                      sponsored=_promoted(card, link), url=href), selector))
     box = first(body, "#gh-ac", 'input[name="_nkw"]')
     out.query = collapse(attr(box, "value")) or _query_from_url(url)
     paging = landmarks(body, _PAGING)
+    if "next" not in paging:  # paging markup of an unknown era: the link that says 'Next' / 'Weiter' / '次へ'
+        nxt = labelled_link(body.css_first("nav.pagination, .pagination, #Pagination, .pagn"), "next")
+        if nxt is not None:
+            paging["next"] = nxt
     nxt = paging.get("next")
     if attr(nxt, "aria-disabled") != "true":  # the last page keeps a disabled 'next' link
         out.next_url = absolute(attr(nxt, "href"), base)

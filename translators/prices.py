@@ -1,14 +1,21 @@
-"""Prices, currencies and ratings as shops print them: ``$1,299.99``, ``1.299,99 €``, ``4,5 de 5``."""
+"""Prices, currencies and ratings as shops print them: ``$1,299.99``, ``1.299,99 €``, ``₹1,29,900``, ``4,5 de 5``.
+
+The number format is read from the text itself (the last separator followed by one or two digits is
+the decimal mark); the currency from its mark, with the marketplace's currency as the hint that
+settles marks several currencies share.
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from shopsim.page import Price
 from shopsim.translators.dom import collapse
 
-__all__ = ["PriceInfo", "parse_price", "parse_rating", "price_json"]
+__all__ = ["PriceInfo", "currency_of", "page_currency", "parse_price", "parse_rating", "price_json"]
 
 
 @dataclass(frozen=True)
@@ -20,22 +27,32 @@ class PriceInfo:
     text: str
 
 
-_CURRENCY_MARKS: list[tuple[str, str]] = [
-    ("US $", "USD"), ("US$", "USD"), ("USD", "USD"), ("C $", "CAD"), ("CA $", "CAD"), ("C$", "CAD"),
-    ("CAD", "CAD"), ("AU $", "AUD"), ("A $", "AUD"), ("AU$", "AUD"), ("AUD", "AUD"), ("NZ $", "NZD"),
-    ("HK$", "HKD"), ("S$", "SGD"), ("R$", "BRL"), ("MX$", "MXN"), ("EUR", "EUR"), ("€", "EUR"),
-    ("GBP", "GBP"), ("£", "GBP"), ("JPY", "JPY"), ("円", "JPY"), ("¥", "JPY"), ("CNY", "CNY"),
-    ("RMB", "CNY"), ("INR", "INR"), ("₹", "INR"), ("Rs.", "INR"), ("CHF", "CHF"), ("SEK", "SEK"),
-    ("PLN", "PLN"), ("zł", "PLN"), ("kr", "SEK"), ("₩", "KRW"), ("KRW", "KRW"), ("TRY", "TRY"),
-    ("₺", "TRY"), ("MXN", "MXN"), ("BRL", "BRL"), ("$", "USD"),
-]
-_NUM_RE = re.compile(r"\d{1,3}(?:[.,\u00a0\u202f' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
-_RANGE_SEP_RE = re.compile(r"^\s*(?:-|–|—|~|～|to|bis|à|a|a partire da)\s*$", re.IGNORECASE)
+#: Marks that name one currency wherever they appear (the earliest in a text wins).
+_SYMBOLS: dict[str, str] = {
+    "US $": "USD", "US$": "USD", "C $": "CAD", "CA $": "CAD", "C$": "CAD", "CA$": "CAD", "AU $": "AUD",
+    "AU$": "AUD", "A $": "AUD", "A$": "AUD", "NZ $": "NZD", "NZ$": "NZD", "HK $": "HKD", "HK$": "HKD",
+    "S$": "SGD", "SG$": "SGD", "R$": "BRL", "MX $": "MXN", "MX$": "MXN", "NT $": "TWD", "NT$": "TWD",
+    "€": "EUR", "£": "GBP", "円": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₱": "PHP", "₪": "ILS",
+    "฿": "THB", "₫": "VND", "zł": "PLN", "Rs.": "INR", "Rs": "INR", "Kč": "CZK", "RM": "MYR", "TL": "TRY",
+}
+#: Marks several currencies print: the marketplace's currency decides when it is one of them.
+_AMBIGUOUS: dict[str, tuple[str, ...]] = {
+    "$": ("USD", "CAD", "AUD", "MXN", "NZD", "SGD", "HKD", "TWD", "ARS", "CLP", "COP"),
+    "¥": ("JPY", "CNY"), "￥": ("JPY", "CNY"), "kr": ("SEK", "NOK", "DKK", "ISK"),
+}
+_CODES = ["USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "CAD", "AUD", "MXN", "BRL", "SEK", "NOK", "DKK", "PLN", "CHF", "TWD", "HKD", "SGD", "KRW", "TRY", "NZD", "CZK", "HUF", "RON", "ZAR", "AED", "SAR", "EGP", "ILS", "THB", "MYR", "PHP", "IDR", "VND", "ARS", "CLP", "COP", "PEN"]
+_MARKS = sorted([*_SYMBOLS, *_AMBIGUOUS, *_CODES], key=len, reverse=True)
+_MARK_RE = re.compile("|".join(
+    (r"(?<![A-Za-z])" if m[0].isalpha() else "") + re.escape(m) + (r"(?![A-Za-z])" if m[-1].isalpha() else "")
+    for m in _MARKS))
+_NUM_RE = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?(?!\d)"  # Indian grouping: '1,29,900.00'
+                     r"|\d{1,3}(?:[.,\u00a0\u202f' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
+_RANGE_SEP_RE = re.compile(r"^\s*(?:-|–|—|~|～|to|bis|à|a|até|tot|till|do|a partire da)\s*$", re.IGNORECASE)
 _PRICE_HINT_RE = re.compile(r"\d")
 
 
 def _number(token: str) -> float | None:
-    """One displayed number in any locale: '1,299.99', '1.299,99', '3,858', '10,00', '1 299'."""
+    """One displayed number in any locale: '1,299.99', '1.299,99', '3,858', '10,00', '1 299', '1,29,900'."""
     t = token.replace("\u00a0", " ").replace("\u202f", " ").replace("'", " ")
     t = t.replace(" ", "")
     dots, commas = t.count("."), t.count(",")
@@ -53,38 +70,50 @@ def _number(token: str) -> float | None:
         return None
 
 
-def _currency(text: str) -> str | None:
-    for mark, code in _CURRENCY_MARKS:
-        if mark in text:
-            return code
-    return None
+def currency_of(text: str | None, hint: str | None = None) -> str | None:
+    """ISO code of the first currency mark in ``text``; ``hint`` (the marketplace's currency) decides
+    marks that several currencies print ('$' on amazon.ca is CAD, '¥' on amazon.cn CNY)."""
+    m = _MARK_RE.search(text or "")
+    if m is None:
+        return None
+    mark = m.group()
+    if mark in _AMBIGUOUS:
+        choices = _AMBIGUOUS[mark]
+        return hint if hint in choices else choices[0]
+    return "CNY" if mark == "RMB" else _SYMBOLS.get(mark, mark)
 
 
-def parse_price(text: str | None) -> PriceInfo:
+def parse_price(text: str | None, hint: str | None = None) -> PriceInfo:
     """Parse a displayed price; '$10.99 - $15.99' / '£1 to £2' / '3,858 円 ～ 13,507 円' give ranges.
 
     Only the first price (or the first two when joined by a range word) counts, so trailing unit
-    prices such as '($1.16/Fl Oz)' are ignored. No digits -> value None.
+    prices such as '($1.16/Fl Oz)' are ignored. No digits -> value None. ``hint`` is the
+    marketplace's currency: it decides ambiguous marks and is the currency of a bare number.
     """
     s = collapse(text)
     if not s or not _PRICE_HINT_RE.search(s):
-        return PriceInfo(None, _currency(s) if s else None, s)
+        return PriceInfo(None, currency_of(s, hint) if s else None, s)
     matches = list(_NUM_RE.finditer(s))
+    currency = currency_of(s, hint) or hint
     if not matches:
-        return PriceInfo(None, _currency(s), s)
+        return PriceInfo(None, currency, s)
     low = _number(matches[0].group())
     value: Price = low
     if len(matches) >= 2 and low is not None:
         between = s[matches[0].end() : matches[1].start()]
-        between_clean = re.sub(r"[^\w\-–—~～]+", " ", between)
-        for mark, _code in _CURRENCY_MARKS:
-            between_clean = between_clean.replace(mark, " ")
-        between_clean = re.sub(r"\b(?:US|CA|AU|C|A|EUR|GBP|JPY|USD)\b", " ", between_clean)
+        between_clean = _MARK_RE.sub(" ", re.sub(r"[^\w\-–—~～$¥￥€£₹]+", " ", between))
         if _RANGE_SEP_RE.match(between_clean) or (between_clean.strip() == "" and "-" in between):
             high = _number(matches[1].group())
             if high is not None and high >= low:
                 value = (low, high)
-    return PriceInfo(value, _currency(s), s)
+    return PriceInfo(value, currency, s)
+
+
+def page_currency(texts: Iterable[str], hint: str | None = None) -> str | None:
+    """The currency most of a page's displayed prices are in (None when it shows no price)."""
+    counts = Counter(info.currency for info in (parse_price(t, hint) for t in texts)
+                     if info.value is not None and info.currency)
+    return counts.most_common(1)[0][0] if counts else None
 
 
 def price_json(value: Price) -> float | list[float] | None:
