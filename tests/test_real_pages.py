@@ -113,18 +113,25 @@ def _bar_report(scored: list[dict]) -> float:
 
 @needs_shared
 def test_real_pages_meet_the_bar(scored: list[dict]) -> None:
-    """Amazon's and eBay's US pages: field accuracy >= 97% and page type 100%."""
+    """Amazon's and eBay's US pages (the translators' development set): every check, page type 100%."""
     dev = [r for r in scored if r["site"] in ("amazon", "ebay") and r["shop"] in _DEV_SHOPS]
     assert len(dev) >= 26
-    assert _bar_report(dev) >= 0.97
+    assert _bar_report(dev) == 1.0
 
 
 @needs_shared
-@pytest.mark.xfail(strict=True, reason="issue 11: other locales (amazon.es/.fr/.com.br/..., ebay.de) and shops beyond "
-                                       "Amazon and eBay are not translated yet; remove this mark when they pass")
 def test_every_real_page_meets_the_bar(scored: list[dict]) -> None:
-    """All real pages, other locales and other shops included."""
+    """Other locales and other shops: >= 0.90 as a whole and for each shop with more than one page."""
+    new = [r for r in scored if r["shop"] not in _DEV_SHOPS]
+    assert len(new) >= 23 and {r["site"] for r in new} == {"amazon", "ebay", "other"}
     assert _bar_report(scored) >= 0.97
+    assert _mean([c["score"] for r in new for c in r["checks"]]) >= 0.90
+    shops: dict[str, list[dict]] = {}
+    for r in new:
+        shops.setdefault(r["shop"], []).append(r)
+    for shop, pages in shops.items():
+        if len(pages) > 1:
+            assert _mean([c["score"] for r in pages for c in r["checks"]]) >= 0.90, shop
 
 
 @needs_shared
@@ -149,7 +156,7 @@ def test_cli_through_the_scorer(tmp_path: Path) -> None:
 @needs_shared
 def test_real_pages_without_url_keep_site_and_kind() -> None:
     """Site and page kind come from the content when no URL is given."""
-    for path in sorted(REAL.glob("[ae][mb]*/*/*.html")):  # Amazon and eBay; other shops: issue 11
+    for path in sorted(REAL.glob("*/*/*.html")):  # Amazon, eBay and other shops
         state = translate_file(path, None)
         kind = path.parent.name
         assert state.site == path.parent.parent.name, path.name

@@ -1,7 +1,14 @@
-"""Which site a page is from, and whether it is a bot wall or an error page instead of a shop page."""
+"""Which site a page is from, and whether it is a bot wall or an error page instead of a shop page.
+
+Sites: ``amazon`` and ``ebay`` have their own translators; any other shop is ``other`` (read by the
+generic translator) when its URL or its markup says it is a shop page; ``unknown`` is left for pages
+that show nothing to go on. Bot walls are recognised by the challenge vendors' own marks (Cloudflare,
+PerimeterX/HUMAN, DataDome, Akamai, Imperva) and by the phrases their pages show.
+"""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
@@ -9,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import collapse
 
-__all__ = ["blocked_reason", "detect_site"]
+__all__ = ["blocked_reason", "detect_site", "wall_reason"]
 
 _SITE_HOSTS = {"amazon": ("amazon.",), "ebay": ("ebay.",)}
 
@@ -27,13 +34,33 @@ def _host_site(url: str | None) -> str | None:
     return None
 
 
+def _has_host(url: str | None) -> bool:
+    try:
+        return bool(url) and bool(urlsplit(url or "").hostname)
+    except ValueError:
+        return False
+
+
+#: Marks of a shop page (structured product data, shop platforms) or of a bot wall in front of one.
+_SHOP_MARKS = ('"@type":"product"', '"@type": "product"', "schema.org/product", "schema.org/offer",
+               "og:price:amount", "product:price:amount", 'content="product"', "cdn.shopify.com",
+               "data-vocabulary.org/product", "schema.org/itemlist", '"@type":"itemlist"', '"@type": "itemlist"')
+
+
 def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None) -> str:
-    """'amazon' / 'ebay' / 'unknown': from the URL, the page's own URL, then its markup."""
+    """'amazon' / 'ebay' / 'other' / 'unknown': from the URL, the page's own URL, then its markup.
+
+    Another shop's URL (given or stated by the page) means 'other'; without one, a page that carries
+    shop marks or a bot wall is 'other' too, unless it reads as Amazon or eBay.
+    """
     site = _host_site(url)
     if site:
         return site
+    if _has_host(url):
+        return "other"
+    own = page_url(tree) if tree is not None else None
     if tree is not None:
-        site = _host_site(page_url(tree))
+        site = _host_site(own)
         if site:
             return site
     head = html[:200_000]
@@ -48,11 +75,23 @@ def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None
         return "amazon"
     if ebay > amazon:
         return "ebay"
+    if _has_host(own):
+        return "other"
+    low = head.lower()
+    if any(m in low for m in _SHOP_MARKS) or (tree is not None and wall_reason(tree, html)):
+        return "other"
     return "unknown"
 
 
 _BLOCKED_TITLES = [
     ("robot check", "robot check (captcha)"),
+    ("robot or human", "bot challenge (PerimeterX/HUMAN press & hold)"),
+    ("are you a robot", "robot check (captcha)"),
+    ("are you a human", "robot check (captcha)"),
+    ("verify you are human", "bot challenge (human verification)"),
+    ("human verification", "bot challenge (human verification)"),
+    ("request unsuccessful", "bot challenge (Imperva/Incapsula)"),
+    ("one more step", "bot challenge (Cloudflare)"),
     ("pardon our interruption", "bot challenge (Pardon Our Interruption)"),
     ("security measure", "bot challenge (security measure)"),
     ("attention required", "bot challenge (Cloudflare)"),
@@ -83,6 +122,59 @@ _BLOCKED_TEXT = [
 ]
 
 
+#: Marks of challenge vendors. Their scripts also ride along on ordinary pages (Cloudflare injects its
+#: challenge-platform script into many shops), so they count only on a page as small as a wall.
+_WALL_TEXT = [
+    ("px-captcha", "captcha (PerimeterX)"),
+    ("press & hold", "bot challenge (PerimeterX/HUMAN press & hold)"),
+    ("press and hold", "bot challenge (PerimeterX/HUMAN press & hold)"),
+    ("captcha-delivery.com", "bot challenge (DataDome)"),
+    ("/cdn-cgi/challenge-platform/", "bot challenge (Cloudflare)"),
+    ("cf-chl-", "bot challenge (Cloudflare)"),
+    ("cf_chl_", "bot challenge (Cloudflare)"),
+    ("_incapsula_resource", "bot challenge (Imperva/Incapsula)"),
+    ("incapsula incident id", "bot challenge (Imperva/Incapsula)"),
+    ("you don't have permission to access", "access denied (Akamai)"),
+    ("errors.edgesuite.net", "access denied (Akamai)"),
+    ("verify you are a human", "bot challenge (human verification)"),
+]
+#: A wall page is a few kilobytes of markup (challenge scripts included); shop pages are far larger.
+WALL_PAGE_CHARS = 60_000
+
+#: Titles only a bot wall shows: a page titled so is a wall whatever else it carries.
+_WALL_TITLES = {"robot or human", "just a moment", "attention required", "access denied", "are you a robot",
+                "pardon our interruption", "robot check", "human verification", "request unsuccessful",
+                "verify you are human", "one more step", "security check", "captcha"}
+_AKAMAI_RE = re.compile(r"access denied.{0,600}reference\s*#\s*\d", re.IGNORECASE | re.DOTALL)
+
+
+def wall_reason(tree: LexborHTMLParser, html: str) -> str | None:
+    """A bot wall recognised before reading the page as a shop page: its title, or a challenge page's marks.
+
+    Challenge scripts (DataDome, PerimeterX, Cloudflare) also ride along on ordinary product pages,
+    so their marks count only on a small page (a wall is a few kilobytes of markup).
+    """
+    title = _title(tree).rstrip(" ?!.…")
+    if title in _WALL_TITLES or any(re.match(re.escape(t) + r"\W", title) for t in _WALL_TITLES if " " in t):
+        return blocked_reason(tree, html) or f"bot wall ({title})"
+    return _small_wall(html)
+
+
+def _small_wall(html: str) -> str | None:
+    if len(html) >= WALL_PAGE_CHARS:
+        return None
+    low = html.lower()
+    if _AKAMAI_RE.search(low):
+        return "access denied (Akamai)"
+    return next((reason for mark, reason in _WALL_TEXT if mark in low), None)
+
+
+def _title(tree: LexborHTMLParser) -> str:
+    root = tree.head or tree.root
+    node = root.css_first("title") if root is not None else None
+    return collapse(node.text() if node is not None else "").lower()
+
+
 def blocked_reason(tree: LexborHTMLParser, html: str) -> str | None:
     """Why this page is a captcha / bot challenge / error page, or None when it is not one.
 
@@ -98,4 +190,4 @@ def blocked_reason(tree: LexborHTMLParser, html: str) -> str | None:
     for mark, reason in _BLOCKED_TEXT:
         if mark in low:
             return reason
-    return None
+    return _small_wall(html)

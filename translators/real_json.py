@@ -1,6 +1,6 @@
 """Translate a saved real page and print it as the answer-key JSON (``shopsim translate --format json``).
 
-``python -m shopsim.translators.real_json FILE [--url URL] [--site amazon|ebay] [--format json|text]``
+``python -m shopsim.translators.real_json FILE [--url URL] [--site amazon|ebay|other] [--format json|text]``
 An empty ``--url ''`` means no URL. The site is detected from the URL or the page when not given.
 """
 
@@ -20,7 +20,10 @@ __all__ = ["main", "to_annotation_json", "translate_file", "translate_html", "tr
 
 
 def translator_for(site: str) -> Any:
-    """The translator object for 'amazon' or 'ebay' (imported lazily: each pulls in its parsers)."""
+    """The translator object for 'amazon', 'ebay' or 'other' (any other shop: the generic translator).
+
+    Imported lazily: each pulls in its parsers.
+    """
     if site == "amazon":
         from shopsim.translators.amazon import AmazonTranslator
 
@@ -29,11 +32,18 @@ def translator_for(site: str) -> Any:
         from shopsim.translators.ebay import EbayTranslator
 
         return EbayTranslator()
-    raise ValueError(f"no real-site translator for {site!r} (use amazon or ebay)")
+    if site == "other":
+        from shopsim.translators.generic import GenericTranslator
+
+        return GenericTranslator()
+    raise ValueError(f"no real-site translator for {site!r} (use amazon, ebay or other)")
 
 
 def translate_html(html: str, url: str | None = None, site: str | None = None) -> PageState:
-    """Parse one page with the right translator; an unrecognisable site gives ``unknown``."""
+    """Parse one page with the right translator; a page of no known site is read by the generic one.
+
+    A page that shows no site and no shop page stays ``unknown`` (site and page type) with a reason.
+    """
     url = url or None
     if not site:
         tree, reason = load_tree(html)
@@ -41,8 +51,11 @@ def translate_html(html: str, url: str | None = None, site: str | None = None) -
             return PageState(page_type="unknown", site="unknown", url=url, reason=reason)
         site = detect_site(html, tree, url)
         if site == "unknown":
-            return PageState(page_type="unknown", site="unknown", url=url,
-                             reason="site not recognised (neither amazon nor ebay)")
+            state = translator_for("other").parse(html, url)
+            if state.page_type == "unknown":
+                return state.model_copy(update={
+                    "site": "unknown", "reason": f"site not recognised and no shop page found ({state.reason})"})
+            return state
     return translator_for(site).parse(html, url)
 
 
@@ -117,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m shopsim.translators.real_json", description=__doc__)
     ap.add_argument("file")
     ap.add_argument("--url", default="", help="the page's URL ('' = unknown)")
-    ap.add_argument("--site", choices=["amazon", "ebay"], default=None)
+    ap.add_argument("--site", choices=["amazon", "ebay", "other"], default=None)
     ap.add_argument("--format", choices=["json", "text"], default="json")
     args = ap.parse_args(argv)
     state = translate_file(args.file, args.url or None, args.site)

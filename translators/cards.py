@@ -1,0 +1,336 @@
+"""Markup heuristics for shop pages whose structured data is missing or thin.
+
+Prices as shown (a currency mark and digits, split cents rejoined, struck list prices told apart)
+and repeated product cards (siblings that each hold a link, a title and a price); the buy box,
+breadcrumbs and option widgets are in :mod:`shopsim.translators.widgets`. Every rule is about markup
+shapes and words shops use, never about a particular shop; each scan is one CSS query or one bounded
+walk, so a 3 MB page costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from selectolax.lexbor import LexborNode
+
+from shopsim.translators.documents import absolute
+from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import text_of as _text_of
+from shopsim.translators.prices import PriceInfo, parse_price
+from shopsim.translators.shops import ID_VALUE, url_id
+
+__all__ = ["Card", "card_id", "find_cards", "price_nodes", "price_text", "repeated_blocks", "short_text", "text_of"]
+
+#: A currency mark: a symbol ('$' covers US$, R$, C$...), 'S/', or an ISO code / abbreviation as a word.
+_MARK = (r"(?:[$€£¥₹₩₺₽₱₫₪฿]|S/|zł|Kč|\b(?:USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|"
+         r"DKK|PLN|TWD|Rs|RM|Rp|kr)\b)")
+_MARK_RE = re.compile(_MARK)
+#: A text that is a price by itself (mark next to a number), or a bare number that may be one.
+_PRICED = re.compile(rf"{_MARK}\.?\s*\d|\d\s*{_MARK}")
+_DIGIT = re.compile(r"\d")
+_NUMBER_ONLY = re.compile(r"^[\s\d.,'\u00a0\u202f\-]*\d[\s\d.,'\u00a0\u202f\-]*$")
+_SPLIT_CENTS = re.compile(r"(\d)\s*([.,])\s+(\d{2})(?!\d)")
+_STRUCK_TAGS = frozenset({"s", "del", "strike"})
+_STRUCK_RE = re.compile(r"previous|strike|crossed|old-?_?price|was-?price|list-?_?price|original|compare|msrp|"
+                        r"rrp|line-through")
+_NOT_PRICE_TEXT = re.compile(r"(?i)\b(?:save|savings?|off|cuotas?|installments?|x de|ahorra|economi[sz]e|"
+                             r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b")
+MAX_PRICE_NODES = 3_000
+#: Nodes walked in one page-wide scan (real pages: under 50,000 with their text nodes).
+MAX_WALK = 150_000
+MAX_CARDS = 200
+#: Screen-reader-only text ('Opens in a new window', hidden separators) is not what a shopper sees.
+HIDDEN_CLASSES = ("clipped", "visually-hidden", "visuallyhidden", "sr-only", "screen-reader-text", "a-offscreen",
+                  "andes-visually-hidden", "u-hide", "hidden", "hide", "offscreen")
+
+
+def text_of(node: LexborNode | None, sep: str = "") -> str:
+    """Visible text, screen-reader-only elements left out."""
+    return _text_of(node, HIDDEN_CLASSES, sep)
+
+
+# ------------------------------------------------------------------------------- prices --
+def price_text(node: LexborNode) -> str:
+    """A price element's text with split cents rejoined ('S/ 57 , 29' and '$5<sup>97</sup>' -> 57,29 / 5.97)."""
+    parts: list[str] = []
+    for child in node.traverse(include_text=True):
+        if child.tag != "-text":
+            continue
+        text = child.text_content or ""
+        parent = child.parent
+        if parent is not None and parent.tag == "sup" and re.fullmatch(r"\s*\d{2}\s*", text) and \
+                parts and re.search(r"\d\s*$", parts[-1]):
+            text = "." + text.strip()
+        parts.append(text)
+        if len(parts) > 40:
+            break
+    return _SPLIT_CENTS.sub(r"\1\2\3", collapse("".join(parts)))
+
+
+def short_text(node: LexborNode, limit: int = 120, max_nodes: int = 80) -> str | None:
+    """``node``'s text when it is small (None otherwise): bounded, where ``node.text()`` would copy a
+    whole page for an element that wraps it."""
+    parts: list[str] = []
+    size = 0
+    for count, child in enumerate(node.traverse(include_text=True)):
+        if count > max_nodes:
+            return None
+        if child.tag == "-text":
+            text = child.text_content or ""
+            size += len(text.strip())
+            if size > limit:
+                return None
+            parts.append(text)
+    return "".join(parts)
+
+
+def _struck(node: LexborNode, stop: LexborNode | None = None, levels: int = 4) -> bool:
+    """Whether a price is shown struck through (list/was price), from tags, classes or inline style."""
+    for _ in range(levels):
+        if node is None or (stop is not None and node.mem_id == stop.mem_id):
+            return False
+        if node.tag in _STRUCK_TAGS:
+            return True
+        if _STRUCK_RE.search(f"{attr(node, 'class')}{attr(node, 'id')}{attr(node, 'style')}".casefold().replace(" ", "")):
+            return True
+        node = node.parent
+    return False
+
+
+def price_nodes(root: LexborNode) -> list[LexborNode]:
+    """Elements showing one price (digits and a currency mark in at most 60 characters), in page order.
+
+    A number split from its currency sign ('<span>S/</span><span>57</span>') is found by climbing
+    from the digits to the nearest small element that shows both.
+    """
+    out: list[LexborNode] = []
+    seen: set[int] = set()
+    shown_by: dict[int, str | None] = {}  # each ancestor's (short) text once, however many numbers it holds
+    for walked, child in enumerate(root.traverse(include_text=True)):
+        if walked > MAX_WALK:
+            break
+        if child.tag != "-text":
+            continue
+        text = child.text_content or ""
+        if len(text) > 200 or not _DIGIT.search(text) or not (_NUMBER_ONLY.match(text) or _PRICED.search(text)):
+            continue
+        node = child.parent
+        for _ in range(3):
+            if node is None or node.tag in ("script", "style", "option", "title", "noscript"):
+                node = None
+                break
+            if node.mem_id not in shown_by:
+                shown_by[node.mem_id] = short_text(node)
+            shown = shown_by[node.mem_id]
+            if shown is None or len(collapse(shown)) > 60:
+                node = None
+                break
+            if _MARK_RE.search(shown):
+                break
+            node = node.parent
+        else:
+            node = None
+        if node is not None and node.mem_id not in seen:
+            seen.add(node.mem_id)
+            out.append(node)
+            if len(out) >= MAX_PRICE_NODES:
+                break
+    return out
+
+
+def _parse(node: LexborNode) -> PriceInfo:
+    return parse_price(price_text(node))
+
+
+def _ranged(node: LexborNode, info: PriceInfo) -> PriceInfo:
+    """The displayed range when this price is the low end of 'X to Y' split over two elements."""
+    parent = node.parent
+    if parent is None or not isinstance(info.value, float) or short_text(parent) is None:
+        return info
+    wider = _parse(parent)
+    if isinstance(wider.value, tuple) and abs(wider.value[0] - info.value) < 0.005 and len(wider.text) <= 60:
+        return wider
+    return info
+
+
+# -------------------------------------------------------------------------------- cards --
+@dataclass
+class Card:
+    """One product card: its element, main link, title and displayed price."""
+
+    node: LexborNode
+    url: str
+    title: str
+    price: PriceInfo
+    sponsored: bool
+
+
+_ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-sku", "data-item-id",
+             "data-itemid", "data-asin", "data-listing-id", "data-tcin", "data-product-sku")
+_TITLE_MARK = re.compile(r"(?i)title|name")
+_NOT_TITLE_MARK = re.compile(r"(?i)brand|seller|shop|store|subtitle")
+_AD_WORDS = {"sponsored", "ad", "ads", "patrocinado", "promocionado", "anzeige", "gesponsert", "sponsorisé",
+             "publicité", "annuncio", "sponsorizzato"}
+_CAROUSEL = re.compile(r"(?i)carousel|slider|swiper|slick|glide|splide|recommend|related|similar|upsell|"
+                       r"cross-?sell|also-?(?:viewed|bought)")
+
+
+def card_id(card: Card) -> str:
+    """A card's product id: an id data attribute on (or just inside) the card, else the one in its URL."""
+    for node in [card.node, *card.node.css(",".join(f"[{a}]" for a in _ID_ATTRS))[:3]]:
+        value = next((v for v in (attr(node, a).strip() for a in _ID_ATTRS)
+                      if ID_VALUE.match(v) and any(c.isdigit() for c in v)), None)
+        if value:
+            return value
+    return url_id(card.url)
+
+
+def _links(node: LexborNode) -> list[LexborNode]:
+    return [a for a in node.css("a[href]")[:40]
+            if not attr(a, "href").strip().lower().startswith(("javascript:", "#", "mailto:", "tel:"))]
+
+
+def _title(node: LexborNode) -> tuple[str, LexborNode | None]:
+    """A card's product title and the element showing it: heading, a title/name element, a link's label,
+    an image's alt text."""
+    heads = [(text_of(h), h) for h in node.css("h1, h2, h3, h4, h5, h6")[:4]]
+    heads = [(t, h) for t, h in heads if 2 < len(t) <= 400 and not _MARK_RE.search(t)]
+    if heads:  # a brand line may sit in a heading of its own above the title
+        return max(heads, key=lambda row: len(row[0]))
+    for el in node.css('[class*="itle"], [class*="ame"], [data-test*="itle"], [itemprop="name"]')[:20]:
+        marks = f"{attr(el, 'class')} {attr(el, 'data-test')} {attr(el, 'itemprop')}"
+        if _TITLE_MARK.search(marks) and not _NOT_TITLE_MARK.search(marks):
+            text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
+            if 2 < len(text) <= 400 and not _MARK_RE.search(text):
+                return text, el
+    labelled = [(collapse(attr(a, "title") or attr(a, "aria-label")), a) for a in _links(node)]
+    labelled += [(collapse(attr(img, "alt")), img) for img in node.css("img[alt]")[:3]]
+    return next(((t, n) for t, n in labelled if len(t) > 2), ("", None))
+
+
+def _main_link(node: LexborNode, shown: LexborNode | None) -> LexborNode | None:
+    """The card's product link: the one around or inside its title, else its most repeated link."""
+    if shown is not None:
+        around = next((n for n in _up(shown, 6) if n.tag == "a" and attr(n, "href")), None)
+        if around is not None and _inside(around, {node.mem_id}):
+            return around
+        if shown.css_first("a[href]") is not None:
+            return shown.css_first("a[href]")
+    links = _links(node)
+    counts = Counter(attr(a, "href").split("#", 1)[0] for a in links)
+    return max(links, key=lambda a: counts[attr(a, "href").split("#", 1)[0]]) if links else None
+
+
+def _sponsored(node: LexborNode) -> bool:
+    """An ad label ('Sponsored', 'Ad', ...) inside the card or just before it."""
+    if any(line.strip().casefold() in _AD_WORDS for line in (node.text(separator="\n") or "").split("\n")):
+        return True
+    if any(attr(el, "aria-label").casefold() in _AD_WORDS for el in node.css("[aria-label]")[:30]):
+        return True
+    prev = node.prev
+    while prev is not None and prev.tag == "-text":
+        prev = prev.prev
+    return prev is not None and len(prev.text() or "") < 40 and text_of(prev).casefold() in _AD_WORDS
+
+
+def _shape(node: LexborNode) -> tuple[str, str]:
+    return node.tag, (attr(node, "class").split() or [""])[0]
+
+
+def _groups(prices: list[LexborNode]) -> list[tuple[LexborNode, list[LexborNode]]]:
+    """(element, its children holding a not-struck price) for every ancestor of 2+ such children, most first."""
+    groups: dict[int, tuple[LexborNode, dict[int, LexborNode]]] = {}
+    for p in prices:
+        if _struck(p):
+            continue
+        child, parent = p, p.parent
+        for _ in range(25):
+            if parent is None:
+                break
+            groups.setdefault(parent.mem_id, (parent, {}))[1].setdefault(child.mem_id, child)
+            child, parent = parent, parent.parent
+    ranked = [(parent, list(ch.values())) for parent, ch in groups.values() if len(ch) >= 2]
+    return sorted(ranked, key=lambda row: -len(row[1]))
+
+
+def _card_parent(prices: list[LexborNode]) -> tuple[LexborNode | None, list[LexborNode]]:
+    """The element whose children most often hold a price (the card list), recommendation strips last."""
+    ranked = _groups(prices)
+    for parent, children in ranked:
+        if not _carousel(parent, children[0]):
+            return parent, children
+    return ranked[0] if ranked else (None, [])
+
+
+def repeated_blocks(prices: list[LexborNode]) -> set[int]:
+    """Ids of elements repeated with a price at least three times under one parent (cards, carousels).
+
+    Only small classed elements or list items count: rows of an old layout table or page sections
+    that share a wrapper class are not cards.
+    """
+    out: set[int] = set()
+    for _parent, children in _groups(prices):
+        shapes = Counter(_shape(c) for c in children)
+        out |= {c.mem_id for c in children if shapes[_shape(c)] >= 3 and (_shape(c)[1] or c.tag in ("li", "article"))
+                and short_text(c, 1500, 3000) is not None}
+    return out
+
+
+def _carousel(parent: LexborNode, child: LexborNode) -> bool:
+    """Whether a card list is a recommendation strip (carousel, slider, 'related'), not the results."""
+    nodes = [child, *_up(parent, 4)]
+    return any(_CAROUSEL.search(f"{attr(n, 'class')} {attr(n, 'id')} {attr(n, 'data-test')}") for n in nodes)
+
+
+def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
+    """Product cards in page order: children of the card list that hold a product link and a title."""
+    parent, priced = _card_parent(prices)
+    if parent is None:
+        return []
+    owned: dict[int, list[LexborNode]] = {}
+    for node in prices:  # each price to the child of the card list that holds it
+        for anc in _up(node, 30):
+            if anc.parent is not None and anc.parent.mem_id == parent.mem_id:
+                owned.setdefault(anc.mem_id, []).append(node)
+                break
+    shapes = Counter(_shape(c) for c in priced)
+    shape, count = shapes.most_common(1)[0]
+    strict = count * 2 >= len(priced)  # cards share a shape; a banner or module among them does not
+    tags = {c.tag for c in priced}
+    cards: list[Card] = []
+    for looked, child in enumerate(parent.iter()):
+        if looked > 20 * MAX_CARDS:
+            break
+        if (strict and _shape(child) != shape) or child.tag not in tags:
+            continue
+        title, shown = _title(child)
+        link = _main_link(child, shown)
+        if not title and link is not None:
+            title = text_of(link)
+        url = absolute(attr(link, "href"), base) if link is not None else None
+        if not title or not url or len(title) > 400:
+            continue
+        price = PriceInfo(None, None, "")
+        for node in owned.get(child.mem_id, []):
+            if not _struck(node, stop=child) and not _NOT_PRICE_TEXT.search(price_text(node)):
+                price = _ranged(node, _parse(node))
+                if price.value is not None:
+                    break
+        cards.append(Card(node=child, url=url, title=title, price=price, sponsored=_sponsored(child)))
+        if len(cards) >= MAX_CARDS:
+            break
+    return cards if len(cards) >= 2 else []
+
+
+def _up(node: LexborNode, levels: int) -> list[LexborNode]:
+    out = []
+    while node is not None and len(out) < levels:
+        out.append(node)
+        node = node.parent
+    return out
+
+
+def _inside(node: LexborNode, ids: set[int]) -> bool:
+    return bool(ids) and any(n.mem_id in ids for n in _up(node, 30))
