@@ -12,11 +12,14 @@ import random
 from typing import Any, ClassVar, Protocol
 
 import gymnasium as gym
+import numpy as np
 
+from shopsim.adapters.browser_obs import BROWSER_MODES, DEFAULT_VIEWPORT, BrowserMode, BrowserObservation
+from shopsim.adapters.screenshots import decode_png
 from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.v8_episode import V8Episode
 from shopsim.adapters.webshop_env import WebAgentTextEnv
-from shopsim.errors import ConfigError, SessionError
+from shopsim.errors import ConfigError, SessionError, SourceError
 from shopsim.page import PageState
 from shopsim.render import ObservationMode
 from shopsim.render import observation as text_observation
@@ -29,7 +32,8 @@ __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "observation"]
 
 #: Longest observation (characters) the spaces admit: sim pages are a few KB, real pages' rich text
 #: and HTML can be long; shared-memory vector envs reserve this much per env.
-MAX_OBSERVATION_CHARS = {"text": 100_000, "text_rich": 100_000, "url": 10_000, "html": 2_000_000}
+MAX_OBSERVATION_CHARS = {"text": 100_000, "text_rich": 100_000, "url": 10_000, "html": 2_000_000,
+                         "axtree": 1_000_000, "dom": 2_000_000}
 #: Longest action: ``search[...]`` with a query at the limit, or a click.
 MAX_ACTION_CHARS = 2_048
 
@@ -61,8 +65,13 @@ class PageSource(Protocol):
         ...
 
 
-class ShopEnv(gym.Env[str, str]):
+class ShopEnv(gym.Env[Any, str]):
     """A Gymnasium env over a shop; ``info`` holds valid actions, the PageState and rewards.
+
+    With a browser source (one with ``observe(mode)``, e.g. ``BrowserSource``), ``observation_mode``
+    may also be ``screenshot`` or ``som`` (an ``(H, W, 3)`` uint8 RGB array of the source's viewport;
+    ``info["screenshot_png"]`` holds the PNG) or ``axtree`` or ``dom`` (text); ``info["element_actions"]``
+    then maps the element ids they show to actions (:func:`shopsim.adapters.browser_obs.action_for_id`).
 
     Example:
         >>> env = ShopEnv(Shop.load())                                     # doctest: +SKIP
@@ -78,7 +87,7 @@ class ShopEnv(gym.Env[str, str]):
         shop: Shop | None = None,
         *,
         config: ShopConfig | None = None,
-        observation_mode: ObservationMode = "text",
+        observation_mode: ObservationMode | BrowserMode = "text",
         strict: bool = False,
         max_steps: int | None = None,
         source: PageSource | None = None,
@@ -86,14 +95,24 @@ class ShopEnv(gym.Env[str, str]):
         task_mode: str | None = None,
         interaction_mode: str = "single_turn",
     ):
-        if observation_mode not in ("text", "text_rich", "url", "html"):
-            raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html")
+        if observation_mode not in ("text", "text_rich", "url", "html", *BROWSER_MODES):
+            raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html, or with a "
+                              f"browser source {', '.join(BROWSER_MODES)}")
+        if observation_mode in BROWSER_MODES and not callable(getattr(source, "observe", None)):
+            raise ConfigError(f"observation_mode {observation_mode!r} needs a browser page source: "
+                              f"ShopEnv(source=BrowserSource(base_url), observation_mode={observation_mode!r})")
         # A page source that owns its goals (a replayed bundle) needs no shop.
         self.shop: Any = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
-        self.observation_mode: ObservationMode = observation_mode
+        self.observation_mode: ObservationMode | BrowserMode = observation_mode
         self.strict, self.max_steps, self.source = strict, max_steps, source
         self.render_mode = render_mode
-        self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS[observation_mode])
+        self.observation_space: gym.Space[Any]
+        if observation_mode in ("screenshot", "som"):
+            width, height = getattr(source, "viewport", DEFAULT_VIEWPORT)
+            self.observation_space = gym.spaces.Box(0, 255, (height, width, 3), np.uint8)
+        else:
+            self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS[observation_mode])
+        self._browser_obs: BrowserObservation | None = None
         self.action_space = UnicodeText(MAX_ACTION_CHARS)
         self.session: ShopSession | None = None
         self.state: PageState | None = None
@@ -106,7 +125,7 @@ class ShopEnv(gym.Env[str, str]):
         if self.profile_name == "shopsim-v8" and (source is not None or observation_mode != "text"):
             raise ConfigError("a shopsim-v8 ShopEnv runs in-process with observation_mode='text'")
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start an episode: ``options={"goal": n}`` picks goal n, else a seeded weighted draw."""
         super().reset(seed=seed)
         options = dict(options or {})
@@ -135,7 +154,7 @@ class ShopEnv(gym.Env[str, str]):
             self.state = self.session.state
         return self._obs(), self._info(None)
 
-    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+    def step(self, action: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply ``search[...]`` or ``click[...]``; an invalid action changes nothing but ``feedback``."""
         if self.state is None:
             raise SessionError("Cannot call step() before reset()")
@@ -151,8 +170,9 @@ class ShopEnv(gym.Env[str, str]):
             self.state, reward, done, truncated, breakdown = (
                 result.state, result.reward, result.done, result.truncated, result.breakdown)
         terminated = done and not truncated
+        obs = self._obs()  # first: a browser observation's state goes into info
         info = self._info(breakdown.model_dump() if breakdown is not None else self.state.reward_info)
-        return self._obs(), float(reward), terminated, truncated, info
+        return obs, float(reward), terminated, truncated, info
 
     def terminate(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """End a shopsim-v8 episode for a runtime reason (``generation_length``): the zero vector."""
@@ -168,20 +188,39 @@ class ShopEnv(gym.Env[str, str]):
         info = {**self.v8.info(self.state), "goal_index": self.goal_index}
         return self.v8.observation(), float(reward), done and not truncated, truncated, info
 
-    def _obs(self) -> str:
+    def _obs(self) -> Any:
         assert self.state is not None
-        return observation(self.state, self.observation_mode)
+        if self.observation_mode not in BROWSER_MODES:
+            return observation(self.state, self.observation_mode)  # type: ignore[arg-type]
+        got = self._browser_obs = self.source.observe(self.observation_mode)  # type: ignore[union-attr]
+        if got.text is not None:
+            return got.text
+        assert got.png is not None
+        pixels = decode_png(got.png)
+        want = tuple(self.observation_space.shape or ())
+        if pixels.shape != want:
+            raise SourceError(f"screenshot is {pixels.shape[1]}x{pixels.shape[0]}, the observation space "
+                              f"{want[1]}x{want[0]}: keep the page's viewport at the source's viewport")
+        return pixels
 
     def _info(self, reward_info: dict[str, Any] | None) -> dict[str, Any]:
         assert self.state is not None
-        return {
-            "valid_actions": self.state.valid_actions(),
-            "page_state": self.state,
-            "feedback": self.state.feedback,
+        got = self._browser_obs if self.observation_mode in BROWSER_MODES else None
+        state = got.state if got is not None and got.state is not None else self.state
+        info = {
+            "valid_actions": state.valid_actions(),
+            "page_state": state,
+            "feedback": state.feedback,
             "goal_index": self.goal_index,
-            "instruction": self.state.instruction,
+            "instruction": state.instruction,
             "reward_info": reward_info,
         }
+        if got is not None:
+            # the state as observed: a browser source's per-episode session id reads as fixed_<goal>
+            info["element_actions"] = dict(got.element_actions)
+            if got.png is not None:
+                info["screenshot_png"] = got.png
+        return info
 
     def render(self) -> str | None:
         """``ansi``: the rich text of the current page (the v8 text for a shopsim-v8 episode)."""
