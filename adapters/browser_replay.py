@@ -29,7 +29,7 @@ class BrowserReplaySource(ReplaySource):
 
     def __init__(self, bundle: Bundle | str | Path, *, executable_path: str | None = None, headless: bool = True,
                  javascript: bool = False, use_har: bool = True, timeout_ms: float = 30_000, **kw: Any):
-        from shopsim.adapters import sources
+        from shopsim.adapters import browser_source as sources
 
         super().__init__(bundle, **kw)
         self.javascript, self.timeout_ms = javascript, timeout_ms

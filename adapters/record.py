@@ -151,7 +151,7 @@ def record_session(
     """Drive Chromium from ``start_url`` with ``actions`` (or ``agent``) and write a bundle to ``out``."""
     from playwright.sync_api import Error as PlaywrightError
 
-    from shopsim.adapters import sources
+    from shopsim.adapters import browser_source as sources
 
     if (actions is None) == (agent is None):
         raise ConfigError("record needs exactly one of: an actions file, or an agent")

@@ -1,0 +1,64 @@
+"""What every page source shares: context-manager closing and client-side episode bookkeeping."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shopsim.errors import SourceError
+from shopsim.page import Feedback, PageState
+
+__all__ = ["EpisodeBook", "SourceBase", "StepOut"]
+
+StepOut = tuple[PageState, float, bool, bool]
+
+
+class SourceBase:
+    """Closes the source when a ``with`` block ends."""
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        pass
+
+
+class EpisodeBook:
+    """Client-side bookkeeping for sources that see pages only (HTML over HTTP, browser)."""
+
+    def __init__(self, max_steps: int | None):
+        self.max_steps = max_steps
+        self.steps = 0
+        self.done = False
+        self.state: PageState | None = None
+
+    def start(self, state: PageState) -> PageState:
+        self.steps, self.done, self.state = 0, False, state
+        return state
+
+    def refuse(self, feedback: Feedback) -> StepOut:
+        assert self.state is not None
+        self.state = self.state.model_copy(update={"feedback": feedback})
+        return self.state, 0.0, self.done, False
+
+    def landed(self, state: PageState) -> StepOut:
+        self.state = state
+        if state.page_type == "done":
+            self.done = True
+            return state, float(state.reward or 0.0), True, False
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            self.done = True
+            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
+            self.state = state.model_copy(update={"feedback": fb})
+            return self.state, 0.0, True, True
+        return state, 0.0, False, False
+
+    def before(self) -> StepOut | None:
+        if self.state is None:
+            raise SourceError("step() before reset()")
+        if self.done:
+            return self.refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
+        self.steps += 1
+        return None
