@@ -6,13 +6,17 @@ adds ``data-*`` hooks for the selectors in :mod:`shopsim.simsite.session`, and e
 as JSON so :class:`shopsim.translators.simsite.SimsiteTranslator` reads pages back without loss.
 Links come from :mod:`shopsim.links` (re-exported here, their former home), percent-encoded per
 segment, so odd keywords or option values (``/``, ``#``, ``%``, quotes) survive a real browser.
+Result cards, the item page and option swatches show :mod:`shopsim.simsite.images`' local URLs; a
+catalog's remote original stays in ``data-original-src`` (offline it could not load).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
@@ -29,6 +33,8 @@ from shopsim.links import (
     sub_page_path,
 )
 from shopsim.page import PageState, css_string
+from shopsim.simsite.images import option_image_url, original_url, product_image_url
+from shopsim.simsite.models import Product
 
 __all__ = [
     "ROUTE_NAMES",
@@ -77,16 +83,21 @@ _TEMPLATE = {
 }
 
 
-def render_html(state: PageState) -> str:
-    """The page for ``state``: WebShop's markup hooks plus the embedded PageState."""
+def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) -> str:
+    """The page for ``state``: WebShop's markup hooks plus the embedded PageState.
+
+    ``catalog`` (the web app passes its shop's products) adds what a PageState does not carry: the
+    catalog's original image URLs and which option values have images of their own. Without it
+    pages show the same generated images, and the item page always shows the product's main one.
+    """
     urls = PageUrls(state)
     order = {c.arg: i for i, c in enumerate(state.clickables)}
     options: list[dict] = []
     if state.product is not None and state.page_type == "item":
         opt_click = {(c.axis, c.text): c for c in state.clickables if c.kind == "option"}
-        for axis, values in state.product.options.items():
+        for a, (axis, values) in enumerate(state.product.options.items()):
             rows = []
-            for v in values:
+            for i, v in enumerate(values):
                 c = opt_click.get((axis, v))
                 rows.append({
                     "value": v,
@@ -95,6 +106,7 @@ def render_html(state: PageState) -> str:
                     "arg": c.arg if c else None,
                     "index": order.get(c.arg) if c else None,
                     "clicked": bool(c and c.clicked),
+                    "image": option_image_url(state.product.id, a, i),
                 })
             options.append({"axis": axis, "values": rows})
     tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
@@ -103,11 +115,38 @@ def render_html(state: PageState) -> str:
         urls=urls,
         order=order,
         options=options,
+        card_images=_card_images(state, catalog),
+        main_image=_main_image(state, catalog),
         state_json=state_json(state),
         keywords_json=json.dumps(state.keywords) if state.keywords is not None else "",
         reward_rows=_reward_rows(state),
         purchase_options=json.dumps(state.purchase.options) if state.purchase else "{}",
     )
+
+
+def _card_images(state: PageState, catalog: Mapping[str, Product] | None) -> dict[str, dict[str, Any]]:
+    """Each result card's image: the served URL and the catalog's original URL, if one is worth keeping."""
+    out = {}
+    for card in state.results:
+        product = catalog.get(card.id) if catalog is not None else None
+        out[card.id] = {"src": product_image_url(card.id), "original": original_url(product.main_image if product else None)}
+    return out
+
+
+def _main_image(state: PageState, catalog: Mapping[str, Product] | None) -> dict[str, Any] | None:
+    """The item page's big image: the first chosen option value that has an image of its own, else the main one."""
+    view = state.product
+    if view is None or state.page_type != "item":
+        return None
+    product = catalog.get(view.id) if catalog is not None else None
+    if product is not None:
+        for a, (axis, values) in enumerate(view.options.items()):
+            chosen = view.selected.get(axis)
+            if chosen in values and product.option_to_image.get(chosen):
+                return {"src": option_image_url(view.id, a, values.index(chosen)), "alt": f"{view.title} ({chosen})",
+                        "original": original_url(product.option_to_image[chosen]), "option": chosen}
+    return {"src": product_image_url(view.id), "alt": view.title,
+            "original": original_url(view.images[0] if view.images else None), "option": None}
 
 
 def _reward_rows(state: PageState) -> list[tuple[str, str]]:

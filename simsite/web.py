@@ -4,7 +4,8 @@ HTML routes follow WebShop's URL scheme (keywords as a list repr, '+'-joined or 
 JSON or a dict literal) so WebShop's recorded URLs and HTML clients work unchanged. Path segments
 are read from the raw (still percent-encoded) path, so encoded '/' inside keywords or options
 survives; unencoded odd URLs (as in WebShop's recordings) are split heuristically. Bad input gives
-a 400/404 page that says what is wrong, never a 500.
+a 400/404 page that says what is wrong, never a 500. Product and option images are served under
+``/static/img/`` (:mod:`shopsim.simsite.images`: SVG drawn on request, ETag, one hour's cache).
 
 The JSON API reads bodies through :mod:`shopsim.simsite.json_api` (shared with the v8 service), so
 every ``/api/`` error, a 500 included, is JSON ``{"error": message, "code": code}`` (``detail`` on
@@ -29,6 +30,7 @@ from urllib.parse import unquote
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -37,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 from shopsim.errors import ActionError, ConfigError
 from shopsim.links import index_path, results_path
 from shopsim.render import render_rich, render_simple
-from shopsim.simsite import urls
+from shopsim.simsite import images, urls
 from shopsim.simsite.html import render_error, render_html
 from shopsim.simsite.json_api import (
     BODY_ERROR_DOCS,
@@ -66,6 +68,8 @@ __all__ = [
 STATIC = Path(__file__).resolve().parent / "static"
 _SID = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 _FIXED = re.compile(r"^fixed_(\d+)(?:[_.\-].*)?$")
+#: Images are a pure function of the catalog: browsers may reuse them for an hour, then revalidate by ETag.
+IMAGE_CACHE_CONTROL = "public, max-age=3600"
 #: WebShop's goal splits: test = first 500, eval = next 1000, train = the rest.
 SPLITS = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
 
@@ -221,7 +225,7 @@ def _raw_segments(request: Request, route: str) -> list[str]:
 
 def _page(seg: str) -> int:
     text = unquote(seg)
-    if not text.isdigit() or int(text) < 1 or len(text) > 6:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:  # '²' is a digit to isdigit()
         raise _BadRequest(f"page number must be a positive integer, got {text[:40]!r}")
     return int(text)
 
@@ -336,7 +340,7 @@ def create_app(
                     return _html_error(400, "Search too long", f"queries are limited to {MAX_QUERY_CHARS} characters", sid)
                 return RedirectResponse(results_path(sid, query.split(" "), 1), status_code=303)
         result = session.show("index")
-        return HTMLResponse(render_html(result.state))
+        return HTMLResponse(render_html(result.state, shop.products))
 
     def page_route(route: str):
         async def handler(request: Request) -> Response:
@@ -359,9 +363,25 @@ def create_app(
                 return _html_error(404, "No such goal", str(exc))
             except KeyError:
                 return _html_error(404, "Product not found", f"no product with ASIN {asin!r}", sid)
-            return HTMLResponse(render_html(result.state))
+            return HTMLResponse(render_html(result.state, shop.products))
 
         return handler
+
+    async def image(request: Request) -> Response:
+        """A product or option image (:mod:`shopsim.simsite.images`): drawn or a local file, cached by ETag."""
+        ref = images.parse_image_path(_raw_segments(request, "static/img"))
+        product = shop.product(ref.asin) if ref is not None else None
+        # in a worker thread: a catalog may name local files, and reading them must not stall the loop
+        found = await run_in_threadpool(images.image_for, product, ref) if product and ref else None
+        if found is None:
+            what = ref.asin[:40] if ref is not None else request.url.path[len("/static/img/"):][:40]
+            return _html_error(404, "Image not found", f"no image {what!r} in this shop's catalog")
+        headers = {"ETag": found.etag, "Cache-Control": IMAGE_CACHE_CONTROL, "X-Content-Type-Options": "nosniff",
+                   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'"}
+        tags = {t.strip().removeprefix("W/") for t in request.headers.get("if-none-match", "").split(",")}
+        if found.etag in tags or "*" in tags:
+            return Response(status_code=304, headers=headers)
+        return Response(found.body, media_type=found.media_type, headers=headers)
 
     # JSON API
     def pick_goal(body: CreateSession) -> int:
@@ -439,6 +459,7 @@ def create_app(
     routes = [
         Route("/", root),
         Route("/favicon.ico", favicon),
+        Route("/static/img/{rest:path}", image, methods=["GET"]),  # before the /static mount, which has no img/
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         Route("/api/sessions", api_create, methods=["POST"]),
         Route("/api/sessions/{sid}/step", api_step, methods=["POST"]),
