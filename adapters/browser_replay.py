@@ -10,6 +10,14 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+from shopsim.adapters.browser_obs import (
+    DEFAULT_VIEWPORT,
+    BrowserMode,
+    BrowserObservation,
+    PageObserver,
+    context_options,
+)
+from shopsim.adapters.browser_source import EpisodeRecorder
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import SourceError
@@ -25,12 +33,17 @@ class BrowserReplaySource(ReplaySource):
     not_found='abort')`` when the bundle has one and ``use_har``); images, scripts and everything else
     are aborted, so the network is never touched. ``requests`` lists ``(url, 'fulfilled'|'aborted')``.
     JavaScript is off by default: recorded pages are post-script DOM snapshots already.
+    Like :class:`~shopsim.adapters.browser_source.BrowserSource` it offers the browser observation
+    modes (:meth:`observe`), a Playwright trace and a video per episode.
     """
 
     def __init__(self, bundle: Bundle | str | Path, *, executable_path: str | None = None, headless: bool = True,
-                 javascript: bool = False, use_har: bool = True, timeout_ms: float = 30_000, **kw: Any):
+                 javascript: bool = False, use_har: bool = True, timeout_ms: float = 30_000,
+                 trace: bool | str | Path = False, video: str | Path | None = None,
+                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, **kw: Any):
         from shopsim.adapters import browser_source as sources
 
+        self.recorder, self.observer, self.viewport = EpisodeRecorder(trace, video), PageObserver(), viewport
         super().__init__(bundle, **kw)
         self.javascript, self.timeout_ms = javascript, timeout_ms
         self.use_har = use_har and self.bundle.har_path is not None
@@ -57,8 +70,10 @@ class BrowserReplaySource(ReplaySource):
 
     def _open(self) -> None:
         self._close_context()
-        self.context = self.browser.new_context(java_script_enabled=self.javascript, service_workers="block")
+        self.context = self.browser.new_context(java_script_enabled=self.javascript, service_workers="block",
+                                                **context_options(self.viewport), **self.recorder.context_options())
         self.context.set_default_timeout(self.timeout_ms)
+        self.recorder.start(self.context)
         if self.use_har:
             assert self.bundle.har_path is not None
             self.context.route_from_har(str(self.bundle.har_path), not_found="abort")
@@ -88,8 +103,27 @@ class BrowserReplaySource(ReplaySource):
         self.requests = []
         return super().reset(goal_index, seed)
 
+    def observe(self, mode: BrowserMode) -> BrowserObservation:
+        """The page Chromium shows as a browser observation (``screenshot``, ``axtree``, ``som``, ``dom``)."""
+        if self.current is None or self.page is None:
+            raise SourceError("observe() before reset()")
+        return self.observer.observe(self.page, self.current, mode)
+
+    @property
+    def last_trace(self) -> Path | None:
+        """The last finished episode's trace zip, if tracing."""
+        return self.recorder.last_trace
+
+    @property
+    def last_video(self) -> Path | None:
+        """The last finished episode's video, if recording."""
+        return self.recorder.last_video
+
     def _close_context(self) -> None:
+        self.observer.detach()
         if self.context is not None:
+            with contextlib.suppress(Exception):
+                self.recorder.finish(self.context, self.page)  # saves the trace and video, closes the context
             with contextlib.suppress(Exception):
                 self.context.close()
             self.context = self.page = None

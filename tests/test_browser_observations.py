@@ -410,3 +410,29 @@ def test_decode_png_every_filter(color: int, bpp: int):
     assert got.shape == (9, 7, 3) and got.dtype == np.uint8 and np.array_equal(got, want)
     with pytest.raises(ValueError, match="not a PNG"):
         decode_png(b"GIF89a")
+
+
+def test_browser_replay_offers_the_same_modes_and_traces(tmp_path: Path, chromium_path: str | None) -> None:
+    """A recorded real bundle in Chromium: axtree ids map to actions, and each episode leaves a trace."""
+    from test_bundle_replay import FIRST_RESULT, assemble_amazon_bundle, needs_real
+
+    from shopsim.adapters.browser_obs import action_for_id
+    from shopsim.adapters.browser_replay import BrowserReplaySource
+
+    if needs_real.args[0]:
+        pytest.skip(needs_real.kwargs["reason"])
+    if chromium_path is None:
+        pytest.skip("no Chromium")
+    root = assemble_amazon_bundle(tmp_path / "bundle")
+    source = BrowserReplaySource(root, executable_path=chromium_path, trace=tmp_path / "traces")
+    env = ShopEnv(source=source, observation_mode="axtree")
+    try:
+        obs, info = env.reset(options={"goal": 0})
+        ids = {action: int(i) for i, action in info["element_actions"].items()}
+        assert f"click[{FIRST_RESULT}]" in ids and f"[{ids[f'click[{FIRST_RESULT}]']}]" in obs
+        obs, _, _, _, info = env.step(action_for_id(info, ids[f"click[{FIRST_RESULT}]"]))
+        assert info["page_state"].page_type == "item" and "click[buy now]" in info["element_actions"].values()
+        env.reset(options={"goal": 0})
+        assert source.last_trace is not None and zipfile.is_zipfile(source.last_trace)
+    finally:
+        env.close()
