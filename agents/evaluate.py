@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from pydantic import BaseModel
@@ -9,7 +10,7 @@ from pydantic import BaseModel
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import Agent, PolicyFailure
 
-__all__ = ["EpisodeResult", "Summary", "run_episode", "summarize"]
+__all__ = ["EpisodeResult", "Summary", "agent_counts", "counts_since", "run_episode", "sum_counts", "summarize"]
 
 
 class EpisodeResult(BaseModel):
@@ -68,3 +69,34 @@ def summarize(results: list[EpisodeResult]) -> Summary:
 
     metrics = compute_metrics([r.model_dump() for r in results])
     return Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
+
+
+def agent_counts(agent: Agent) -> dict[str, int] | None:
+    """An agent's running counters (the LLM agent's tokens, protocol errors, repairs, fallbacks,
+    retries), from a dataclass in ``agent.stats``; None for agents that keep none."""
+    stats = getattr(agent, "stats", None)
+    if stats is None or not dataclasses.is_dataclass(stats):
+        return None
+    return {f.name: int(getattr(stats, f.name)) for f in dataclasses.fields(stats)
+            if isinstance(getattr(stats, f.name), int) and not isinstance(getattr(stats, f.name), bool)}
+
+
+def counts_since(agent: Agent, before: dict[str, int] | None) -> dict[str, int] | None:
+    """What the agent spent since ``before`` (one episode's share of its counters)."""
+    now = agent_counts(agent)
+    if now is None or before is None:
+        return now
+    return {k: v - before.get(k, 0) for k, v in now.items()}
+
+
+def sum_counts(records: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Totals and per-episode means of the episodes' ``agent_stats`` (None when no episode has any)."""
+    rows = [r["agent_stats"] for r in records if isinstance(r.get("agent_stats"), dict)]
+    if not rows:
+        return None
+    totals: dict[str, int] = {}
+    for row in rows:
+        for k, v in row.items():
+            totals[k] = totals.get(k, 0) + int(v)
+    return {"episodes": len(rows), "total": totals,
+            "per_episode": {k: v / len(rows) for k, v in totals.items()}}

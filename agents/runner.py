@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import PolicyFailure
-from shopsim.agents.evaluate import EpisodeResult, Summary
+from shopsim.agents.evaluate import EpisodeResult, Summary, agent_counts, counts_since, sum_counts
 from shopsim.agents.metrics import compute_metrics
 from shopsim.agents.replay_goals import ReplayGoals
 from shopsim.simsite.shop import Shop, ShopConfig
@@ -122,6 +122,7 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
                 env = ShopEnv(None, source=source)
                 bundle = {"bundle": replay.ref(g).model_dump()}
             agent.reset(seed=cfg.seed + g)
+            spent_before = agent_counts(agent)
             obs, info = env.reset(seed=cfg.seed, options={"goal": g})
             reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
             visited: list[str] = []
@@ -158,6 +159,9 @@ def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink | None = Non
             rec = {**result.model_dump(exclude=None if v8 else {"termination", "environment_version"}),
                    "unique_items": len(visited),
                    "searches": sum(a.lower().startswith("search[") for a in actions), **bundle}
+            spent = counts_since(agent, spent_before)
+            if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
+                rec["agent_stats"] = spent
             traces.flush()
             done.append(rec)
             if sink is not None:
@@ -364,6 +368,9 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
                      terminations=metrics.terminations)
+    spend = sum_counts(records)
+    if spend is not None:
+        extra["agent_stats"] = spend
     if replay is not None:
         extra["bundles"] = replay.summary([g for g in dict.fromkeys(cfg.goals) if g in finished])
     if resume is not None:  # with anything the final merge dropped (nothing, unless a worker misbehaved)

@@ -311,3 +311,22 @@ def test_full_episode_on_bundled_shop_ends_with_a_purchase(fake: FakeLLM, bundle
     assert [json.dumps(b) for b in fake.requests] == [json.dumps(b) for b in first_run]
     assert all(b["temperature"] == 0.0 and b["seed"] == 3 for b in first_run)
     again.close()
+
+
+def test_eval_reports_what_the_model_spent(fake: FakeLLM, tmp_path) -> None:
+    """Per-episode tokens, protocol errors and repairs in episodes.jsonl, their totals in summary.json."""
+    from shopsim.agents.runner import EvalConfig, run_eval
+
+    fake.script = [reply(content="I think I will search")]  # one protocol error in episode 0, repaired
+    fake.default = scripted_shopper
+    out = tmp_path / "run"
+    cfg = EvalConfig(agent="llm", goals=[0, 1], out=str(out), seed=0,
+                     agent_options={"base_url": fake.url, "model": "scripted", "api_key": "sk-test"})
+    _, extra = run_eval(cfg, progress=False)
+    records = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    spent = [r["agent_stats"] for r in records]
+    assert spent[0]["protocol_errors"] == 1 and spent[0]["repairs"] == 1 and spent[1]["protocol_errors"] == 0
+    assert all(s["total_tokens"] == 12 * s["requests"] > 0 for s in spent)  # the fake bills 12 a request
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["agent_stats"]["total"]["requests"] == sum(s["requests"] for s in spent) == len(fake.requests)
+    assert extra["agent_stats"] == summary["agent_stats"] and "sk-test" not in (out / "summary.json").read_text()

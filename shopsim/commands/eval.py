@@ -61,6 +61,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if extra.get("bundles"):
         used = [f"{b['path']} ({len(b['goals'])})" for b in extra["bundles"]]
         rows.append(("bundles (episodes)", ", ".join(used[:3]) + (f", ... {len(used)} in all" if len(used) > 3 else "")))
+    if extra.get("agent_stats"):
+        t = extra["agent_stats"]["total"]
+        rows.append(("model requests / tokens (prompt + completion)",
+                     f"{t.get('requests', 0)} / {t.get('total_tokens', 0)} ({t.get('prompt_tokens', 0)} + "
+                     f"{t.get('completion_tokens', 0)})"))
+        rows.append(("protocol errors / repairs / fallbacks / retries",
+                     f"{t.get('protocol_errors', 0)} / {t.get('repairs', 0)} / {t.get('fallbacks', 0)} / {t.get('retries', 0)}"))
     if "resume" in extra:
         r = extra["resume"]
         dropped = sum(r["episode_lines_dropped"].values()), sum(r["trace_lines_dropped"].values())
