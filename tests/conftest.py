@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,6 +18,7 @@ SHARED = ROOT.parent / "shared"
 SMALL = SHARED / "data" / "webshop-small"
 GOLDEN = SMALL / "golden"
 REAL_PAGES = SHARED / "fixtures" / "real"
+SCORER = SHARED / "tools" / "score_translation.py"
 
 needs_small = pytest.mark.skipif(
     not (SMALL / "items_shuffle_1000.json").exists(),
@@ -25,6 +28,21 @@ needs_golden = pytest.mark.skipif(
     not (GOLDEN / "episodes_seed0.jsonl").exists(),
     reason=f"WebShop's golden outputs are not at {GOLDEN}",
 )
+
+
+needs_shared = pytest.mark.skipif(
+    not (REAL_PAGES.is_dir() and SCORER.is_file()),
+    reason=f"shared real pages / scorer not found at {SHARED} (they are not part of the repository)",
+)
+
+
+def load_scorer() -> ModuleType:
+    """The shared answer-key scorer (``score_translation.py``), imported from ``../shared``."""
+    spec = importlib.util.spec_from_file_location("score_translation", SCORER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def read_jsonl(path: Path) -> list[dict]:

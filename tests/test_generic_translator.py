@@ -9,11 +9,9 @@ data (bad, huge, deeply nested or mistyped JSON) that must never raise nor hang.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -24,29 +22,16 @@ from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.real_json import to_annotation_json, translate_html, translator_for
 from shopsim.translators.schema_org import read_structured
 from shopsim.translators.shops import currency_for, registrable, shop_name, url_id
+from tests.conftest import REAL_PAGES, load_scorer, needs_shared
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-OTHER = SHARED / "fixtures" / "real" / "other"
-SCORER = SHARED / "tools" / "score_translation.py"
-needs_shared = pytest.mark.skipif(
-    not (OTHER.is_dir() and SCORER.is_file()),
-    reason=f"shared real pages of other shops / scorer not found at {SHARED} (they are not part of the repository)",
-)
-
-
-def _scorer() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_translation", SCORER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+OTHER = REAL_PAGES / "other"
 
 
 # ------------------------------------------------------------------------ real pages --
 @pytest.fixture(scope="module")
 def scored() -> list[dict]:
     """Every page in other/ translated in-process (with the URL its key states) and scored."""
-    scorer = _scorer()
+    scorer = load_scorer()
     records = []
     for page in scorer.discover(OTHER, "other"):
         html = decode_html(Path(page["html"]).read_bytes())

@@ -9,10 +9,8 @@ import json
 import os
 import re
 import socket
-import struct
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 from xml.etree import ElementTree
@@ -23,6 +21,7 @@ import pytest
 from conftest import ROOT, ServerThread
 from selectolax.lexbor import LexborHTMLParser
 
+from shopsim.adapters.screenshots import decode_png
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite import images
 from shopsim.simsite.html import render_html
@@ -275,41 +274,6 @@ def test_webshop_catalog_images(tmp_path: Path) -> None:
 
 
 # ---- a real browser ---------------------------------------------------------------------------------
-def _png_pixels(data: bytes) -> np.ndarray:
-    """Decode an 8-bit RGB(A) non-interlaced PNG (what Chromium's screenshots are), no imaging library."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat = 8, b""
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        pos += 12 + n
-        if kind == b"IHDR":
-            width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and ctype in (2, 6) and interlace == 0
-        elif kind == b"IDAT":
-            idat += body
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), width * bpp
-    rows, prev = [], [0] * stride
-    for y in range(height):
-        f, line = raw[y * (stride + 1)], list(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - bpp] if x >= bpp else 0
-            b, c = prev[x], (prev[x - bpp] if x >= bpp else 0)
-            if f == 1:
-                line[x] = (line[x] + a) & 255
-            elif f == 2:
-                line[x] = (line[x] + b) & 255
-            elif f == 3:
-                line[x] = (line[x] + (a + b) // 2) & 255
-            elif f == 4:
-                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return np.array(rows, dtype=np.uint8).reshape(height, width, bpp)[:, :, :3]
-
-
 @pytest.mark.browser
 def test_screenshot_shows_the_item_image(web_server, chromium_path, browser_shutdown, bundled_shop: Shop) -> None:
     from shopsim.adapters.sources import _Browser
@@ -329,7 +293,7 @@ def test_screenshot_shows_the_item_image(web_server, chromium_path, browser_shut
         page.screenshot(path=str(ROOT / "test-artifacts" / "item_page_with_image.png"))
     finally:
         context.close()
-    pixels = _png_pixels(shot)
+    pixels = decode_png(shot)
     assert pixels.shape[0] >= 200 and pixels.shape[1] >= 200
     colours, counts = np.unique(pixels.reshape(-1, 3), axis=0, return_counts=True)
     assert len(colours) > 50, "the image region is (nearly) one colour"

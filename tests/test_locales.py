@@ -9,10 +9,8 @@ the shop name and URLs on the page's own domain.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -30,23 +28,12 @@ from shopsim.translators.marketplaces import (
 from shopsim.translators.prices import currency_of, page_currency, parse_price
 from shopsim.translators.real_json import to_annotation_json, translate_html
 from shopsim.translators.realsite import item_clickables, results_clickables
+from tests.conftest import REAL_PAGES, load_scorer, needs_shared
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-REAL = SHARED / "fixtures" / "real"
-SCORER = SHARED / "tools" / "score_translation.py"
-needs_shared = pytest.mark.skipif(
-    not (REAL.is_dir() and SCORER.is_file()),
-    reason=f"shared real pages / scorer not found at {SHARED} (they are not part of the repository)",
-)
+REAL = REAL_PAGES
 
 
 # -------------------------------------------------------------------- real locale pages --
-def _scorer() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_translation", SCORER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _keys() -> list[tuple[Path, dict]]:
@@ -72,7 +59,7 @@ def translated() -> list[dict]:
 @needs_shared
 def test_locale_pages_meet_the_bar(translated: list[dict]) -> None:
     """The country-site pages (keys with a ``shop``): field accuracy >= 0.90, every page answered."""
-    scorer = _scorer()
+    scorer = load_scorer()
     locale = [r for r in translated if r["key"].get("shop")]
     assert len(locale) >= 8
     scores, report = [], []

@@ -7,14 +7,12 @@ its file so these tests apply exactly its rules.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -31,23 +29,12 @@ from shopsim.translators.realsite import (
     parse_price,
     parse_rating,
 )
+from tests.conftest import REAL_PAGES, SCORER, load_scorer, needs_shared
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-REAL = SHARED / "fixtures" / "real"
-SCORER = SHARED / "tools" / "score_translation.py"
-needs_shared = pytest.mark.skipif(
-    not (REAL.is_dir() and SCORER.is_file()),
-    reason=f"shared real pages / scorer not found at {SHARED} (they are not part of the repository)",
-)
+REAL = REAL_PAGES
 
 
 # ------------------------------------------------------------------------ real pages --
-def _scorer() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("score_translation", SCORER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 _YEAR_RE = re.compile(r"(?:©|&copy;|\(c\)|Copyright)\s*(?:\d{4}\s*[-–]\s*)?((?:19|20)\d{2})", re.IGNORECASE)
@@ -69,7 +56,7 @@ def _era(html_path: Path, html: str) -> str:
 @pytest.fixture(scope="module")
 def scored() -> list[dict]:
     """Every real page translated in-process and scored with the shared scorer's own rules."""
-    scorer = _scorer()
+    scorer = load_scorer()
     records = []
     for page in scorer.discover(REAL, "real"):
         path = Path(page["html"])

@@ -16,8 +16,7 @@ from urllib.parse import quote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.actions import parse_action
-from shopsim.page import Navigation, PageState, ProductView, ResultCard
+from shopsim.page import Clickable, Navigation, PageState, ProductView, ResultCard
 from shopsim.translators.cards import (
     MAX_WALK,
     Card,
@@ -182,30 +181,18 @@ class GenericTranslator(RealSiteTranslator):
             clickables=results_clickables(cards, next_url, prev_url, lambda i: urls.get(i, "")))
 
     # -- actions ------------------------------------------------------------------------
-    def _resolve(self, state: PageState, action: str) -> Navigation:
-        name, arg = parse_action(action)
-        name = name.strip().lower()
-        if name == "search":
-            query = collapse(arg or "")
-            if not query:
-                return refuse("empty_query", "search[] needs a query")
-            if len(query) > MAX_QUERY_CHARS:
-                return refuse("query_too_long", f"query longer than {MAX_QUERY_CHARS} characters")
-            return self._search(state, query)
-        if name == "click" and arg is not None:
-            key = collapse(arg).lower()
-            target = state.clickable(key) or self._card_clickable(state, key)
-            if target is not None and target.kind == "product":
-                url = target.url or next((c.url for c in state.results if c.id.lower() == key), None)
-                if url:
-                    return Navigation(kind="goto", url=url, selector=target.selector)
-                return refuse("not_available", f"{arg!r} has no link on this page")
-            if target is not None and target.kind == "back_to_search":
-                home = self._origin(state)
-                if home is None:
-                    return refuse("not_available", "this shop's address is not known")
-                return Navigation(kind="goto", url=home + "/")
-        return super()._resolve(state, action)
+    def _product(self, state: PageState, target: Clickable) -> Navigation:
+        """The card's own link (a shop's product URLs have no shape we could build)."""
+        url = target.url or next((c.url for c in state.results if c.id.lower() == target.arg), None)
+        if url:
+            return Navigation(kind="goto", url=url, selector=target.selector)
+        return refuse("not_available", f"{target.text!r} has no link on this page")
+
+    def _home(self, state: PageState) -> Navigation:
+        home = self._origin(state)
+        if home is None:
+            return refuse("not_available", "this shop's address is not known")
+        return Navigation(kind="goto", url=home + "/")
 
     def _origin(self, state: PageState) -> str | None:
         return site_origin(state.url) or self._origins.get(state.shop or "")

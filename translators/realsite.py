@@ -180,7 +180,7 @@ class RealSiteTranslator:
                 return refuse("empty_query", "search[] needs a query")
             if len(query) > MAX_QUERY_CHARS:
                 return refuse("query_too_long", f"query longer than {MAX_QUERY_CHARS} characters")
-            return Navigation(kind="goto", url=self.search_url(query, 1))
+            return self._search(state, query)
         if name != "click" or arg is None:
             return refuse("unknown_action", f"unknown action {action!r}: use search[...] or click[...]")
         key = collapse(arg).lower()
@@ -192,9 +192,9 @@ class RealSiteTranslator:
         if target is None:
             return refuse("not_available", f"{arg!r} is not clickable on this page")
         if target.kind == "back_to_search":
-            return Navigation(kind="goto", url=self.home_url)
+            return self._home(state)
         if target.kind == "product":
-            return Navigation(kind="goto", url=self.product_url(target.text), selector=target.selector)
+            return self._product(state, target)
         if target.kind == "buy":
             return Navigation(kind="purchase")
         if target.kind == "sub_page":  # drawn from the page already loaded: no request
@@ -204,6 +204,17 @@ class RealSiteTranslator:
                 return Navigation(kind="goto", url=target.url, axis=target.axis, value=target.text)
             return Navigation(kind="select", axis=target.axis, value=target.text)
         return refuse("not_available", f"{arg!r} has no navigation here")
+
+    # Where search, back to search and a product lead: the URL shapes of a site that has them
+    # (Amazon, eBay); a shop known only by its pages overrides these.
+    def _search(self, state: PageState, query: str) -> Navigation:
+        return Navigation(kind="goto", url=self.search_url(query, 1))
+
+    def _home(self, state: PageState) -> Navigation:
+        return Navigation(kind="goto", url=self.home_url)
+
+    def _product(self, state: PageState, target: Clickable) -> Navigation:
+        return Navigation(kind="goto", url=self.product_url(target.text), selector=target.selector)
 
     def _card_clickable(self, state: PageState, key: str) -> Clickable | None:
         for card in state.results:
