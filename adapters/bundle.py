@@ -1,10 +1,10 @@
 """Recorded-session bundles: the pages of one browsing session, replayable offline.
 
-A bundle is a folder::
+A bundle is a folder:
 
     <bundle>/
       manifest.json        what was recorded (the BundleManifest model below)
-      pages/000.html       the page bytes of each loaded step (``page.content()``, UTF-8)
+      pages/000.html       the page bytes of each loaded step (page.content(), UTF-8)
       pages/001.html ...
       session.har          optional: the browser's HAR of the whole session
 
@@ -51,7 +51,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from shopsim.errors import DataError, SourceError
+from shopsim.errors import DataError, SourceError, first_problem
 from shopsim.simsite.models import Goal
 from shopsim.translators.guard import MAX_PAGE_BYTES, file_kind, read_regular_file
 
@@ -164,7 +164,7 @@ class BundleManifest(BaseModel):
 
     format: Literal["shopsim-bundle"] = BUNDLE_FORMAT
     version: int = BUNDLE_VERSION
-    site: Literal["amazon", "ebay", "simsite"]
+    site: Literal["amazon", "ebay", "other", "simsite"]
     start_url: str
     instruction: str | None = None
     created_at: datetime
@@ -288,9 +288,8 @@ class Bundle:
         try:
             manifest = BundleManifest.model_validate_json(raw, strict=True)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(map(str, err["loc"])) or "(top level)"
-            raise BundleError(f"{mpath}: invalid manifest at '{loc}': {' '.join(err['msg'].split())}") from exc
+            loc, message = first_problem(exc)
+            raise BundleError(f"{mpath}: invalid manifest at '{loc or '(top level)'}': {message}") from exc
         pages: dict[int, bytes] = {}
         total = 0
         for step in manifest.steps:

@@ -5,7 +5,9 @@ action with that translator, so an agent sees exactly what it would have seen li
 is touched. No page is a dead end: a URL the session never loaded gives an explicit ``not_recorded``
 page, and it and any recorded ``blocked``/``unknown`` page offer ``back to search`` (the bundle's
 start page) and ``< prev`` (the previous page of this replay); an option whose variant page was not
-recorded is chosen on the page shown. ``buy now`` ends the episode, scored by an optional callback
+recorded is chosen on the page shown; with ``any_search`` a search that was not recorded shows the
+bundle's first results page, and with ``card_pages`` a product whose page was not recorded is shown
+from its results card (title and price; for fixture shops such as the transfer suite's). ``buy now`` ends the episode, scored by an optional callback
 (``agents.transfer``), only where a product with a known id is shown.
 :class:`BrowserReplaySource` does the same in real Chromium, every request answered from the
 bundle (or its HAR) and everything else aborted.
@@ -20,9 +22,10 @@ from typing import Any
 
 from shopsim.actions import parse_action
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
+from shopsim.adapters.source_base import LimitedSteps
 from shopsim.errors import SourceError
-from shopsim.page import Clickable, Feedback, Navigation, PageState, Purchase
-from shopsim.translators.clickables import sub_page_view
+from shopsim.page import Clickable, Feedback, Navigation, PageState, ProductView, Purchase, ResultCard
+from shopsim.translators.clickables import item_clickables, sub_page_view
 
 __all__ = ["DEAD_ENDS", "ESCAPES", "ReplaySource", "Scorer", "translator_for_site",
            "with_selection"]
@@ -63,7 +66,7 @@ def navigation_url(state: PageState, nav: Navigation) -> str | None:
     return nav.url
 
 
-class ReplaySource:
+class ReplaySource(LimitedSteps):
     """Serve a bundle offline: ``reset() -> PageState``, ``step(action) -> (state, reward, done, truncated)``.
 
     A bundle given as a path is read with ``Bundle.load``: a malformed one raises ``BundleError`` (a
@@ -78,12 +81,15 @@ class ReplaySource:
         scorer: Scorer | None = None,
         max_steps: int | None = None,
         translator: Any = None,
+        any_search: bool = False,
+        card_pages: bool = False,
     ):
         self.bundle = bundle if isinstance(bundle, Bundle) else Bundle.load(bundle)
         self.site = self.bundle.site
         self.translator = translator or translator_for_site(self.site)
         self.instruction = instruction if instruction is not None else self.bundle.manifest.instruction
         self.scorer, self.max_steps = scorer, max_steps
+        self.any_search, self.card_pages = any_search, card_pages
         self._by_url: dict[str, list[BundleStep]] = {}
         finals: dict[str, list[BundleStep]] = {}
         for step in self.bundle.load_steps():
@@ -170,21 +176,6 @@ class ReplaySource:
         self._chosen_log.append(dict(self.chosen))
         return self.current
 
-    def step(self, action: str) -> StepOut:
-        """Apply one action; never raises for a bad or unrecorded action, never fetches anything."""
-        if self.current is None or self.base is None:
-            raise SourceError("step() before reset()")
-        if self.done:
-            return self._refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
-        self.steps += 1
-        out = self._step(action)
-        if not out[2] and self.max_steps is not None and self.steps >= self.max_steps:
-            self.done = True
-            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
-            self.current = out[0].model_copy(update={"feedback": fb})
-            return self.current, 0.0, True, True
-        return out
-
     def _step(self, action: str) -> StepOut:
         assert self.current is not None and self.base is not None
         name, arg = parse_action(action)
@@ -223,6 +214,14 @@ class ReplaySource:
                     return back, 0.0, False, False
             if key == "back to search":
                 return self._start_page(f"{url} was not recorded")
+            if self.any_search and name.strip().lower() == "search":
+                found = self._recorded_results()
+                if found is not None:
+                    return found
+            if self.card_pages and self.base.page_type == "results":
+                card = next((c for c in self.base.results if c.id.lower() == key), None)
+                if card is not None:
+                    return self._card_page(card, url)
             if nav.axis and nav.value and self.base.product is not None:
                 # the variant's own page was not recorded: choose the option on the page we have
                 return self._select(nav, note=(
@@ -259,6 +258,27 @@ class ReplaySource:
         step = self.lookup(first.url or "") or first
         fb = Feedback(message=f"{why}; showing the bundle's start page instead") if why else None
         return self._show(self._page(step), feedback=fb), 0.0, False, False
+
+    def _recorded_results(self) -> StepOut | None:
+        """``any_search``: an unrecorded search shows the bundle's first recorded results page."""
+        for step in self.bundle.load_steps():
+            if step.kind == "load" and step.page is not None:
+                state = self._page(step)
+                if state.page_type == "results":
+                    fb = Feedback(message=f"this bundle recorded one search ({state.query!r}); its results are shown")
+                    return self._show(state, feedback=fb), 0.0, False, False
+        return None
+
+    def _card_page(self, card: ResultCard, url: str) -> StepOut:
+        """``card_pages``: a product whose page was not recorded, shown from its results card alone."""
+        assert self.base is not None
+        product = ProductView(id=card.id, title=card.title, price=card.price, price_text=card.price_text,
+                              currency=self.base.currency)
+        state = PageState(page_type="item", site=self.base.site, shop=self.base.shop, currency=self.base.currency,
+                          url=url, instruction=self.instruction, product=product, has_search_bar=self.base.has_search_bar,
+                          clickables=item_clickables(product, None))
+        fb = Feedback(message="this product's page was not recorded; it is shown from its results card")
+        return self._show(state, feedback=fb), 0.0, False, False
 
     def _no_purchase(self) -> Feedback:
         assert self.current is not None
@@ -321,12 +341,6 @@ class ReplaySource:
 
     def close(self) -> None:
         """Nothing to release."""
-
-    def __enter__(self) -> ReplaySource:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _with_escapes(state: PageState) -> PageState:

@@ -7,7 +7,7 @@ from typing import Any
 from shopsim.errors import SourceError
 from shopsim.page import Feedback, PageState
 
-__all__ = ["EpisodeBook", "SourceBase", "StepOut"]
+__all__ = ["EpisodeBook", "LimitedSteps", "SourceBase", "StepOut"]
 
 StepOut = tuple[PageState, float, bool, bool]
 
@@ -62,3 +62,35 @@ class EpisodeBook:
             return self.refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
         self.steps += 1
         return None
+
+
+class LimitedSteps(SourceBase):
+    """``step()`` for sources that keep their own episode: refuse after the end, count every action,
+    end the episode (truncated, ``action_limit``) at ``max_steps``. Subclasses give ``_step`` and
+    ``_refuse`` and keep ``current``, ``done``, ``steps`` and ``max_steps``."""
+
+    current: PageState | None
+    done: bool
+    steps: int
+    max_steps: int | None
+
+    def _step(self, action: str) -> StepOut:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _refuse(self, feedback: Feedback) -> StepOut:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def step(self, action: str) -> StepOut:
+        """Apply one action; never raises for a bad action."""
+        if self.current is None:
+            raise SourceError("step() before reset()")
+        if self.done:
+            return self._refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
+        self.steps += 1
+        out = self._step(action)
+        if not out[2] and self.max_steps is not None and self.steps >= self.max_steps:
+            self.done = True
+            fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
+            self.current = out[0].model_copy(update={"feedback": fb})
+            return self.current, 0.0, True, True
+        return out

@@ -26,10 +26,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from shopsim.adapters.bundle import MANIFEST, Bundle
+from shopsim.adapters.parity_source import ParitySource
 from shopsim.adapters.replay import ReplaySource
-from shopsim.errors import ConfigError
+from shopsim.errors import ConfigError, first_problem
 from shopsim.simsite.models import Goal
 from shopsim.translators.guard import read_regular_file
+from shopsim.translators.parity import ActionModel
 
 __all__ = ["BundleRef", "MapEntry", "ReplayGoals", "read_bundle_map"]
 
@@ -65,9 +67,8 @@ def _entry(where: str, raw: Any, path: Path) -> tuple[str, MapEntry]:
     try:
         return where, MapEntry.model_validate(raw)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(map(str, err["loc"]))
-        raise ConfigError(f"--bundle-map {path}: {where}: {f'{loc}: ' if loc else ''}{err['msg']} "
+        loc, message = first_problem(exc)
+        raise ConfigError(f"--bundle-map {path}: {where}: {f'{loc}: ' if loc else ''}{message} "
                           '(expected {"goal_index": N or "goal_id": "...", "bundle": "folder"})') from exc
 
 
@@ -125,11 +126,13 @@ def _same_goal(a: Goal, b: Goal) -> bool:
 class ReplayGoals:
     """Goals and the bundle each is replayed on; everything is checked before any episode runs."""
 
-    def __init__(self, bundle: str | None, goal_file: str | None, bundle_map: str | None = None):
+    def __init__(self, bundle: str | None, goal_file: str | None, bundle_map: str | None = None,
+                 action_model: ActionModel = "sim"):
         from shopsim.simsite.goals import load_goal_file
         from shopsim.simsite.nouns import default_extractor
 
         self._loaded: dict[Path, tuple[Bundle, BundleRef]] = {}
+        self.action_model = action_model
         self.folder = self._folder(bundle, bundle_map is not None) if bundle else []
         if not self.folder and bundle_map is None:
             raise ConfigError("--adapter replay needs --bundle DIR (a bundle or a folder of bundles) "
@@ -162,7 +165,9 @@ class ReplayGoals:
     @classmethod
     def for_run(cls, cfg: Any) -> ReplayGoals | None:
         """The pairing of an ``EvalConfig`` (None unless its adapter is ``replay``)."""
-        return cls(cfg.bundle, cfg.goal_file, cfg.bundle_map) if cfg.adapter == "replay" else None
+        if cfg.adapter != "replay":
+            return None
+        return cls(cfg.bundle, cfg.goal_file, cfg.bundle_map, getattr(cfg, "action_model", "sim"))
 
     # ---- bundles --------------------------------------------------------------------------------------
     def _load(self, path: Path, display: str) -> BundleRef:
@@ -244,13 +249,14 @@ class ReplayGoals:
         for index in indices:
             self.ref(index)
 
-    def source(self, index: int) -> ReplaySource:
-        """A fresh replay of goal ``index``'s bundle, scored against that goal."""
+    def source(self, index: int) -> ParitySource:
+        """A fresh replay of goal ``index``'s bundle, scored against that goal, shown as the sim shows pages."""
         from shopsim.agents.transfer import make_scorer
 
         goal = self.goals[index]
-        return ReplaySource(self.bundle(self.ref(index)), instruction=goal.instruction_text,
-                            scorer=make_scorer(goal, self.nouns))
+        replay = ReplaySource(self.bundle(self.ref(index)), instruction=goal.instruction_text,
+                              scorer=make_scorer(goal, self.nouns))
+        return ParitySource(replay, action_model=self.action_model)
 
     def check_resume(self, out: Path, finished: dict[int, dict[str, Any]], indices: list[int]) -> None:
         """Refuse to resume a run whose finished episodes were replayed on other bundles than now."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from shopsim.adapters.bundle import Bundle
+from shopsim.adapters.parity_source import ParitySource
 from shopsim.adapters.replay import ReplaySource, Scorer
 from shopsim.agents.base import Agent
 from shopsim.page import PageState
@@ -21,6 +22,7 @@ from shopsim.render import format_price, render_simple
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor
 from shopsim.simsite.reward import score_purchase
+from shopsim.translators.parity import ActionModel, sim_axis, sim_option
 
 __all__ = ["ScriptedAgent", "TransferResult", "make_scorer", "product_from_state", "run_transfer"]
 
@@ -44,7 +46,7 @@ def product_from_state(state: PageState, query: str | None = None) -> tuple[Prod
     product = Product(
         asin=p.id, title=p.title, description=p.description, bullet_points=list(p.bullet_points),
         pricing=pricing, price_text=p.price_text or format_price(p.price),
-        options={axis.lower(): [v.lower() for v in values] for axis, values in p.options.items()},
+        options={sim_axis(axis): [sim_option(v) for v in values] for axis, values in p.options.items()},
         attributes=[], query=query or "", product_category=" › ".join(p.category_path),
         rating=p.rating_text,
     )
@@ -56,7 +58,10 @@ def make_scorer(goal: Goal, nouns: NounExtractor | None = None) -> Scorer:
 
     def score(state: PageState, chosen: dict[str, str], context: dict[str, Any]) -> tuple[float, dict[str, Any]]:
         product, price = product_from_state(state, context.get("query"))
-        options = {axis.lower(): value.lower() for axis, value in chosen.items()}
+        # what is bought: the page's own selection (a real page shows its variant chosen), then the clicks
+        shown = state.product.selected if state.product is not None else {}
+        picked = {**{a: v for a, v in shown.items() if v}, **chosen}
+        options = {sim_axis(axis): sim_option(value) for axis, value in picked.items()}
         b = score_purchase(product, goal, price, options, nouns)
         info = b.model_dump()
         info.update(price_paid=None if math.isinf(price) else price, options_chosen=options,
@@ -107,9 +112,18 @@ class TransferResult(BaseModel):
 
 
 def run_transfer(bundle: Bundle | str | Path, goal: Goal, agent: Agent, *, max_steps: int = 15,
-                 nouns: NounExtractor | None = None) -> TransferResult:
-    """Replay ``bundle`` with ``goal``'s instruction, let ``agent`` shop, and score what it buys."""
-    source = ReplaySource(bundle, instruction=goal.instruction_text, scorer=make_scorer(goal, nouns))
+                 nouns: NounExtractor | None = None, action_model: ActionModel = "sim",
+                 start: Literal["page", "search"] = "page", any_search: bool = False,
+                 card_pages: bool = False) -> TransferResult:
+    """Replay ``bundle`` with ``goal``'s instruction, let ``agent`` shop, and score what it buys.
+
+    The agent sees the parity view (:mod:`shopsim.translators.parity`): the sim's formats and, by
+    default, its action model; ``start``, ``any_search`` and ``card_pages`` as in
+    :class:`ParitySource` and :class:`ReplaySource`.
+    """
+    replay = ReplaySource(bundle, instruction=goal.instruction_text, scorer=make_scorer(goal, nouns),
+                          any_search=any_search, card_pages=card_pages)
+    source = ParitySource(replay, action_model=action_model, start=start)
     agent.reset(seed=0)
     state = source.reset()
     actions: list[str] = []
@@ -128,7 +142,7 @@ def run_transfer(bundle: Bundle | str | Path, goal: Goal, agent: Agent, *, max_s
     source.close()
     info = state.reward_info if state.page_type == "done" else None
     return TransferResult(
-        agent=getattr(agent, "name", type(agent).__name__), bundle=str(source.bundle.root), goal_asin=goal.asin,
+        agent=getattr(agent, "name", type(agent).__name__), bundle=str(replay.bundle.root), goal_asin=goal.asin,
         instruction=goal.instruction_text, reward=float(reward),
         r_strict=float(info["r_strict"]) if info else 0.0, r_success=float(info["r_success"]) if info else 0.0,
         purchased=state.page_type == "done", purchased_id=state.purchase.id if state.purchase else None,

@@ -1,9 +1,10 @@
 """shopsim: a WebShop-style simulated shop, a sim-to-real translator layer and a Playwright harness.
 
 The main names are here, loaded on first use (so ``import shopsim`` stays cheap and the layers
-below never import each other through it)::
+below never import each other through it):
 
     from shopsim import ShopEnv, Shop, ShopConfig, PageState, translate, run_eval, EvalConfig
+    from shopsim import Agent, make_agent, register_agent, agent_names    # the agent registry
 
 The code lives in four subpackages installed under this name: ``shopsim.simsite`` (the shop),
 ``shopsim.translators`` (page -> PageState -> text), ``shopsim.adapters`` (page sources and
@@ -32,19 +33,23 @@ _NAMES = {
     "translate_file": "shopsim.translators.real_json:translate_file",
     "run_eval": "shopsim.agents.runner:run_eval",
     "EvalConfig": "shopsim.agents.runner:EvalConfig",
+    "Agent": "shopsim.agents.base:Agent",
+    "agent_names": "shopsim.agents.registry:agent_names",
     "make_agent": "shopsim.agents.registry:make_agent",
     "register_agent": "shopsim.agents.registry:register_agent",
     "ShopsimError": "shopsim.errors:ShopsimError",
 }
 __all__ = [
-    "EvalConfig", "PageState", "Shop", "ShopConfig", "ShopEnv", "ShopsimError", "WebAgentTextEnv", "__version__",
-    "make_agent", "observation", "open_shop", "register_agent", "run_eval", "translate", "translate_file",
+    "Agent", "EvalConfig", "PageState", "Shop", "ShopConfig", "ShopEnv", "ShopsimError", "WebAgentTextEnv",
+    "__version__", "agent_names", "make_agent", "observation", "open_shop", "register_agent", "run_eval",
+    "translate", "translate_file",
 ]
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
     from shopsim.adapters.env import ShopEnv
     from shopsim.adapters.webshop_env import WebAgentTextEnv
-    from shopsim.agents.registry import make_agent, register_agent
+    from shopsim.agents.base import Agent
+    from shopsim.agents.registry import agent_names, make_agent, register_agent
     from shopsim.agents.runner import EvalConfig, run_eval
     from shopsim.errors import ShopsimError
     from shopsim.page import PageState
@@ -67,4 +72,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
+    """The public names, so tab completion offers them before they are loaded."""
     return sorted(__all__)

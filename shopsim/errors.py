@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 __all__ = [
     "ActionError",
@@ -59,3 +60,12 @@ def did_you_mean(word: str, choices: list[str] | tuple[str, ...] | set[str]) -> 
     """Return ' Did you mean: `x`?' for the closest choice, or '' when nothing is close."""
     match = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" Did you mean: `{match[0]}`?" if match else ""
+
+
+def first_problem(exc: Any) -> tuple[str, str]:
+    """A pydantic ``ValidationError``'s first problem as ``(where, message)``, for one-line errors.
+
+    ``where`` is the dotted field path (``''`` at the top level); the message is on one line.
+    """
+    err = exc.errors()[0]
+    return ".".join(map(str, err["loc"])), " ".join(str(err["msg"]).split())

@@ -138,9 +138,8 @@ def valid_actions(state: PageState) -> dict[str, Any]:
 def observation(state: PageState, mode: ObservationMode = "text") -> str:
     """The observation string for a text mode: ``text``, ``text_rich`` or ``url``.
 
-    Raises:
-        ValueError: for ``html`` (the sim's own page: use :func:`shopsim.adapters.env.observation`)
-            and for unknown modes.
+    :raises ValueError: for ``html`` (the sim's own page, see :func:`shopsim.adapters.env.observation`)
+        and for unknown modes.
     """
     if mode == "text":
         return render_simple(state)

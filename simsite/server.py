@@ -89,6 +89,7 @@ class ShopServer(uvicorn.Server):
                 signal.signal(sig, handler)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """Remember the signal and stop; a second one also skips what is left of the grace period."""
         self.signals.append(sig)
         if self.should_exit:
             self.force_exit = True

@@ -306,8 +306,8 @@ def test_resolve_products_options_and_refusals() -> None:
                           option_urls={"Size": {"9": "https://www.amazon.com/dp/B9"}})
     item = PageState(page_type="item", site="amazon", product=product, clickables=item_clickables(product, None),
                      has_search_bar=True)
-    assert [c.arg for c in item.clickables] == ["back to search", "< prev", "description", "features", "buy now",
-                                                "8", "9", "width: 8", "wide"]
+    assert [c.arg for c in item.clickables] == ["back to search", "< prev", "description", "features", "reviews",
+                                                "buy now", "8", "9", "width: 8", "wide"]
     assert amazon.resolve(item, "click[9]").url == "https://www.amazon.com/dp/B9"
     sel = amazon.resolve(item, "click[width: 8]")
     assert (sel.kind, sel.axis, sel.value) == ("select", "Width", "8")

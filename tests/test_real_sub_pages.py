@@ -26,7 +26,7 @@ def test_a_real_item_offers_the_sims_sub_pages_in_the_sims_order(bundled_shop: S
     real = AmazonTranslator().parse(AMAZON_ITEM.read_text(encoding="utf-8", errors="replace"), ITEM_URL)
     assert real.product is not None and real.product.bullet_points
     args = [c.arg for c in real.clickables]
-    assert args[:5] == ["back to search", "< prev", "description", "features", "buy now"]
+    assert args[:6] == ["back to search", "< prev", "description", "features", "reviews", "buy now"]
     sim = ShopSession(bundled_shop, bundled_shop.goals[0], "s")
     sim.step(f"search[{bundled_shop.goals[0].instruction_text}]")
     sim.step(f"click[{sim.state.results[0].id.lower()}]")
@@ -37,8 +37,10 @@ def test_a_real_item_offers_the_sims_sub_pages_in_the_sims_order(bundled_shop: S
     view = sub_page_view(real, "features")
     assert view.page_type == "item_detail" and [c.arg for c in view.clickables] == ["back to search", "< prev"]
     assert real.product.bullet_points[0].strip() in render_simple(view)
-    with pytest.raises(ValueError, match="no reviews sub page"):
-        sub_page_view(real, "reviews")  # the page shows no reviews
+    empty = sub_page_view(real, "reviews")  # the page shows no reviews: an empty sub page, as the sim's
+    assert empty.sub_page == "Reviews" and render_simple(empty).endswith("< Prev")
+    with pytest.raises(ValueError, match="no attributes sub page"):
+        sub_page_view(real, "attributes")  # no item specifics on this page
 
 
 @pytest.mark.parametrize("in_chromium", [False, True])

@@ -52,8 +52,10 @@ def test_transfer_rule_agent(setup, capsys):
     assert b["r_type"] == 1.0 and b["category_match"] and b["title_score"] == 1.0
     assert b["r_price"] is True and b["price_paid"] == 112.94
     assert b["r_att"] == 1.0  # all three attributes are in the title / bullet points
-    assert b["r_option"] == 0.0 and b["options_chosen"] == {}  # the rule agent never picks options
-    assert out["reward"] == pytest.approx(4 / 5) and out["r_strict"] == 0.0 and out["r_success"] == 0.0
+    # the rule agent never clicks an option, but a real page shows its variant chosen (Full, 14-Inch):
+    # buying there buys that variant, which happens to be the one the goal wants
+    assert b["options_chosen"] == {"size": "full", "style": "14-inch"} and b["r_option"] == 1.0
+    assert out["reward"] == 1.0 and out["r_strict"] == 1.0 and out["r_success"] == 1.0
     assert b["query_match"] is False and b["noun_source"]
 
 
@@ -65,7 +67,7 @@ def test_transfer_scripted_actions(setup, capsys):
     assert out["feedback"] == ["ok", "ok", "ok", "ok"]
     b = out["breakdown"]
     assert b["r_type"] > 0 and b["r_price"] is True and b["r_option"] == 1.0
-    assert b["options_chosen"] == {"size": "full"}
+    assert b["options_chosen"] == {"size": "full", "style": "14-inch"}  # the page's own choice kept
     assert out["reward"] == 1.0 and out["r_strict"] == 1.0 and out["r_success"] == 1.0
     # goal options as a list (WebShop's human goals): 'twin' was not chosen
     out = _transfer(capsys, "--actions", str(actions), "--bundle", str(bundle), "--goal", str(goal_file),
@@ -82,7 +84,7 @@ def test_transfer_text_output_and_unrecorded_choice(setup, capsys):
     agent = ScriptedAgent([f"click[{FIRST_RESULT}]", "click[twin]", "click[buy now]"])
     result = run_transfer(bundle, Goal(**GOAL), agent)
     assert result.feedback == ["ok", "ok", "ok"] and result.purchased
-    assert result.breakdown is not None and result.breakdown["options_chosen"] == {"size": "twin"}
+    assert result.breakdown is not None and result.breakdown["options_chosen"] == {"size": "twin", "style": "14-inch"}
     assert result.breakdown["r_option"] == 0.0  # the goal wants full
 
 

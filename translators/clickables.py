@@ -38,12 +38,10 @@ def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str
 
 
 def sub_pages(product: ProductView) -> list[SubPage]:
-    """The sub pages a real item page offers, as the sim's item pages do: Description and Features
-    always (possibly empty, like a sim product without them), Reviews when the page shows any,
-    Attributes when it lists item specifics."""
-    out: list[SubPage] = ["Description", "Features"]
-    if product.reviews:
-        out.append("Reviews")
+    """The sub pages a real item page offers, as the sim's item pages do: Description, Features and
+    Reviews always (possibly empty, like a sim product without them), Attributes when it lists item
+    specifics (as the sim does with ``show_attrs``)."""
+    out: list[SubPage] = ["Description", "Features", "Reviews"]
     if product.attributes:
         out.append("Attributes")
     return out

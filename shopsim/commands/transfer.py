@@ -40,7 +40,8 @@ def cmd_transfer(args: argparse.Namespace) -> int:
         agent = ScriptedAgent(read_actions(args.actions))
     else:
         agent = make_agent(args.agent, args.seed)
-    result = run_transfer(bundle, goals[args.goal_index], agent, max_steps=args.max_steps)
+    result = run_transfer(bundle, goals[args.goal_index], agent, max_steps=args.max_steps,
+                          action_model=args.action_model)
     if args.json:
         print(json.dumps(result.model_dump()))
         return 0
@@ -81,5 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--goal-index", type=int, default=0, help="which goal of --goal (default 0)")
     p.add_argument("--max-steps", type=int, default=15)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--action-model", choices=("sim", "native"), default="sim",
+                   help="sim (default): pages shown with the sim's conventions and action model (search bar on "
+                        "the search page only); native: the site's search bar on every page")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_transfer)

@@ -56,6 +56,10 @@ def cmd_translate(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(to_annotation_json(state), ensure_ascii=False))
     else:
+        if args.view != "site":
+            from shopsim.translators.parity import view
+
+            state = view(state, window=args.window, action_model=args.view)
         print(render_simple(state))
         print("valid actions: " + json.dumps(state.valid_actions(), ensure_ascii=False))
     return 0
@@ -71,4 +75,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", choices=("webshop", "shopsim-v8"), default="webshop",
                    help="observation contract: webshop (annotation JSON / simple text) or shopsim-v8 "
                         "(observation_state / its text)")
+    p.add_argument("--view", choices=("sim", "native", "site"), default="sim",
+                   help="text format: the page as the sim shows pages (sim, the default: 10 results a window, the "
+                        "sim's formats and action model), the same with the site's search bar everywhere (native), "
+                        "or as the site shows it (site)")
+    p.add_argument("--window", type=_positive, default=1, help="which 10-result window of a results page (default 1)")
     p.set_defaults(func=cmd_translate)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
