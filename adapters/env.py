@@ -27,6 +27,8 @@ from shopsim.simsite.html import render_html
 from shopsim.simsite.profiles import open_shop
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.snapshots import SnapshotError, peek
+from shopsim.simsite.v8.session import V8Session
 
 __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "observation"]
 
@@ -173,6 +175,46 @@ class ShopEnv(gym.Env[Any, str]):
         obs = self._obs()  # first: a browser observation's state goes into info
         info = self._info(breakdown.model_dump() if breakdown is not None else self.state.reward_info)
         return obs, float(reward), terminated, truncated, info
+
+    def snapshot(self) -> str:
+        """The episode's state as an opaque token; ``restore`` it (here or in another env on the same shop)
+        as many times as you like to branch one state into several rollouts."""
+        take = self._snapshot_source("snapshot") if self.source is not None else None
+        if self.state is None:
+            raise SessionError("Cannot call snapshot() before reset()")
+        if self.v8 is not None:
+            return self.v8.session.snapshot(task_mode=self.v8.mode)
+        if take is not None:
+            return take()
+        assert self.session is not None
+        return self.session.snapshot()
+
+    def restore(self, token: str) -> tuple[Any, dict[str, Any]]:
+        """Continue from a snapshot's state: ``(observation, info)`` as ``reset`` gives; later steps give the
+        same observations and rewards as the episode the snapshot was taken from."""
+        if self.profile_name == "shopsim-v8":
+            session = V8Session.from_snapshot(self.shop, token)
+            index = self.shop.index_of(session.task.task_id)
+            episode = V8Episode(self.shop, index, task_mode=session.restored_task_mode, max_actions=session.max_actions,
+                                interaction_mode=session.interaction_mode)
+            episode.session = session
+            self.v8, self.goal_index, self.state = episode, index, episode.page_state
+            return episode.observation(), {**episode.info(self.state), "goal_index": index}
+        if self.source is None:
+            self.session = ShopSession.from_snapshot(self.shop, token)
+            self.goal_index, self.state = self.session.goal_index, self.session.state
+        else:
+            self.state = self._snapshot_source("restore")(token)
+            self.goal_index = getattr(peek(token), "goal_index", None)  # the source's shop checked the token
+        return self._obs(), self._info(self.state.reward_info)
+
+    def _snapshot_source(self, name: str) -> Any:
+        method = getattr(self.source, name, None)
+        if not callable(method) or not getattr(self.source, "snapshots", True):
+            raise SnapshotError(f"a {type(self.source).__name__} cannot {name}: snapshots need the session's state, which "
+                                "only the in-process sim and HttpSource(api='json') expose; a browser or replay source "
+                                "sees pages only")
+        return method
 
     def terminate(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
         """End a shopsim-v8 episode for a runtime reason (``generation_length``): the zero vector."""

@@ -8,6 +8,8 @@
 
 All expose ``reset(goal_index, seed) -> PageState``, ``step(action) -> (state, reward, done,
 truncated)`` and ``close()``; transport failures become :class:`shopsim.errors.SourceError`.
+The in-process and JSON-API sources also ``snapshot() -> token`` and ``restore(token) -> PageState``
+(:mod:`shopsim.simsite.snapshots`); the others see pages only and have no state to export.
 """
 
 
@@ -32,6 +34,7 @@ from shopsim.errors import SourceError
 from shopsim.page import PageState
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.snapshots import SnapshotError
 from shopsim.translators.simsite import SimsiteTranslator
 
 __all__ = [
@@ -64,6 +67,17 @@ class InProcessSource(_Base):
             raise SourceError("step() before reset()")
         r = self.session.step(action)
         return r.state, r.reward, r.done, r.truncated
+
+    def snapshot(self) -> str:
+        """The session's state as a token (:meth:`ShopSession.snapshot`)."""
+        if self.session is None:
+            raise SourceError("snapshot() before reset()")
+        return self.session.snapshot()
+
+    def restore(self, token: str) -> PageState:
+        """Continue from a token: its goal, rules and page (the source's own strict/max_steps give way)."""
+        self.session = ShopSession.from_snapshot(self.shop, token)
+        return self.session.state
 
 
 class HttpSource(_Base):
@@ -131,6 +145,46 @@ class HttpSource(_Base):
             return self.episode.refuse(nav.feedback)
         method = "POST" if nav.kind == "form" else "GET"
         return self.episode.landed(self._page(method, nav.url, nav.form or None))
+
+    def snapshot(self) -> str:
+        """The server session's state as a token (``POST /api/sessions/{id}/snapshot``)."""
+        self._json_api_only("snapshot")
+        if self.session_id is None:
+            raise SourceError("snapshot() before reset()")
+        return self._snapshot_answer(self._call("POST", f"/api/sessions/{self.session_id}/snapshot"))["snapshot"]
+
+    def restore(self, token: str) -> PageState:
+        """Put the open session into a token's state, or open one in it (none open, or it expired)."""
+        self._json_api_only("restore")
+        if self.session_id is not None:
+            r = self._call("POST", f"/api/sessions/{self.session_id}/restore", json={"snapshot": token})
+            if r.status_code not in (404, 410):
+                return PageState.model_validate(self._snapshot_answer(r)["page_state"])
+            self.session_id = None
+        out = self._snapshot_answer(self._call("POST", "/api/sessions", json={"snapshot": token}))
+        self.session_id = out["session_id"]
+        return PageState.model_validate(out["page_state"])
+
+    @property
+    def snapshots(self) -> bool:
+        """Whether this source can snapshot and restore: the JSON API can, the HTML routes cannot."""
+        return self.api == "json"
+
+    def _json_api_only(self, name: str) -> None:
+        if self.api != "json":
+            raise SnapshotError(f"HttpSource(api='html') cannot {name}: HTML pages carry no session state to export; "
+                                "use api='json'")
+
+    @staticmethod
+    def _snapshot_answer(r: httpx.Response) -> dict[str, Any]:
+        """The JSON answer, a refused token as SnapshotError (the server's one line), other failures as SourceError."""
+        if r.status_code == 400 and r.headers.get("content-type", "").startswith("application/json"):
+            body = r.json()
+            if isinstance(body, dict) and body.get("code") == "invalid_snapshot":
+                raise SnapshotError(str(body.get("error")))
+        if r.status_code >= 400:
+            raise SourceError(f"{r.request.method} {r.request.url.path}: HTTP {r.status_code}: {r.text[:300]}")
+        return r.json()
 
     def _close_session(self) -> None:
         if self.api == "json" and self.session_id is not None:

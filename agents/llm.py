@@ -9,7 +9,8 @@ client object works too (``client=OpenAI(...)``).
 
 Transient failures (HTTP 429 and 5xx, timeouts, dropped connections) are retried with exponential
 backoff (``retries`` times, honouring ``Retry-After``, each logged on ``shopsim.agents.llm``); a 401
-or 403 aborts at once with a message about the key, since no retry fixes it.
+or 403 aborts at once with a message about the key, since no retry fixes it. The key itself never
+appears in a log line or an error message, even when a server echoes it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import Any
 import httpx
 
 from shopsim.agents.base import PolicyFailure
+from shopsim.agents.redact import Scrubber
 from shopsim.errors import ConfigError, SourceError
 
 __all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats", "ProtocolError"]
@@ -118,6 +120,7 @@ class LLMAgent:
             raise ConfigError("the llm agent's retries and backoff must not be negative")
         self.model = model
         self.api_key = api_key or _env(_ENV_API_KEY)
+        self._scrub = Scrubber([self.api_key] if self.api_key else [])
         self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
         self.history_turns, self.repair_budget, self.timeout = history_turns, repair_budget, timeout
         self.tool_choice, self.system_prompt = tool_choice, system_prompt
@@ -234,23 +237,26 @@ class LLMAgent:
     def _complete(self, tools: list[dict[str, Any]]) -> dict[str, Any]:
         url = f"{self.base_url}/chat/completions"
         body = self.request_body(tools)
+        scrub = self._scrub.text  # a server may echo the key back; it never reaches a log or an error
         for attempt in range(self.retries + 1):
             try:
                 data = self._post(url, body)
                 break
             except _Transient as exc:
                 if attempt == self.retries:
-                    raise SourceError(f"{exc.message} (gave up after {self.retries} retries)") from None
+                    raise SourceError(scrub(f"{exc.message} (gave up after {self.retries} retries)")) from None
                 wait = min(_MAX_WAIT_S, exc.retry_after if exc.retry_after is not None
                            else self.backoff * 2 ** attempt * (1 + self._jitter.random() / 4))
                 self.stats.retries += 1
-                _log.warning("%s; retry %d of %d in %.1f s", exc.message, attempt + 1, self.retries, wait)
+                _log.warning("%s; retry %d of %d in %.1f s", scrub(exc.message), attempt + 1, self.retries, wait)
                 self._sleep(wait)
+            except SourceError as exc:
+                raise SourceError(scrub(str(exc))) from None
         try:
             choice = data["choices"][0]
             message = choice["message"]
-        except (KeyError, IndexError, TypeError) as exc:
-            raise SourceError(f"LLM server {url} sent no chat completion: {str(data)[:300]}") from exc
+        except (KeyError, IndexError, TypeError):
+            raise SourceError(scrub(f"LLM server {url} sent no chat completion: {str(data)[:300]}")) from None
         self.stats.requests += 1
         usage = data.get("usage") or {}
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):

@@ -1,26 +1,27 @@
 """``report.html`` for a run folder: one self-contained page a person can read instead of JSON.
 
-Tables, and plots drawn here as inline SVG (no CDN, no scripts, no plotting library), so the
-file can be mailed, archived or opened from disk. Every string from the run is escaped (Jinja
-autoescape; SVG labels through ``html.escape``). Episode links point at the trajectory viewer
-(``/runs/<run>/episodes/<goal>`` under ``shopsim serve --runs``).
+Tables, and plots drawn as inline SVG (``agents.charts``: no CDN, no scripts, no plotting library),
+so the file can be mailed, archived or opened from disk. Every string from the run is escaped
+(Jinja autoescape; SVG labels through ``html.escape``). Beside the metrics it shows the run's
+metadata and status, the breakdown by kind of goal, what the agent's model calls spent (and cost,
+with prices) and each episode's Playwright trace. Episode links point at the trajectory viewer
+(``/runs/<run>/episodes/<goal>`` under ``shopsim serve --runs``); trace links are relative to the
+run folder on disk and under ``/runs/<run>/traces/`` in the viewer.
 """
 
 from __future__ import annotations
 
-import html
 import json
-import math
-from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment
-from markupsafe import Markup
 
-from shopsim.agents.metrics import FAILURES, RunMetrics, compute_metrics
+from shopsim.agents.breakdown import AXIS_HELP, breakdown
+from shopsim.agents.charts import bar_chart, failure_chart, reward_histogram, steps_chart, subscore_chart
+from shopsim.agents.cost import episode_cost
+from shopsim.agents.metrics import FAILURES, compute_metrics
 
 __all__ = ["bar_chart", "load_run", "render_report", "write_report"]
 
@@ -60,107 +61,6 @@ def _fmt(value: float | None, kind: str) -> str:
         return f"{100 * value:.1f}%"
     digits = {"num1": 1, "num2": 2, "num3": 3}.get(kind, 3)
     return f"{value:.{digits}f}"
-
-
-# ---- SVG ---------------------------------------------------------------------------------------
-def _nice_top(peak: float) -> float:
-    """An axis top for counts: 4 round, whole-number gridline steps at or above ``peak``."""
-    if peak <= 4:
-        return 4.0
-    scale = 10.0 ** max(0, math.floor(math.log10(peak / 4)))
-    return 4 * scale * next(m for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10) if 4 * scale * m >= peak
-                            and float(scale * m).is_integer())
-
-
-def bar_chart(
-    labels: Sequence[str],
-    values: Sequence[float],
-    *,
-    title: str,
-    ymax: float | None = None,
-    intervals: Sequence[tuple[float, float] | None] | None = None,
-    colors: Sequence[str] | None = None,
-    value_fmt: str = "{:.0f}",
-    width: int = 520,
-    height: int = 240,
-) -> Markup:
-    """A vertical bar chart as inline SVG, with optional interval whiskers; labels are escaped."""
-    esc = html.escape
-    left, right, top, bottom = 44, 10, 26, 46
-    plot_w, plot_h = width - left - right, height - top - bottom
-    highs = [iv[1] for iv in intervals or [] if iv is not None]
-    peak = max([*values, *highs], default=0.0)
-    top_value = ymax if ymax is not None else _nice_top(peak * 1.05)
-    n = max(1, len(values))
-    slot = plot_w / n
-    bar_w = max(2.0, slot * 0.7)
-
-    def y(v: float) -> float:
-        return top + plot_h - plot_h * max(0.0, min(v, top_value)) / top_value
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(title)}">',
-             f'<title>{esc(title)}</title>',
-             f'<text x="{width / 2:.1f}" y="16" text-anchor="middle" class="t">{esc(title)}</text>']
-    for i in range(5):
-        v = top_value * i / 4
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(v):.1f}" y2="{y(v):.1f}" class="g"/>')
-        tick = f"{v:.2f}" if top_value <= 2 else f"{v:g}"
-        parts.append(f'<text x="{left - 4}" y="{y(v) + 4:.1f}" text-anchor="end" class="a">{tick}</text>')
-    for i, (label, v) in enumerate(zip(labels, values, strict=True)):
-        x = left + slot * i + (slot - bar_w) / 2
-        color = colors[i] if colors else "#4c78a8"
-        parts.append(f'<rect x="{x:.1f}" y="{y(v):.1f}" width="{bar_w:.1f}" height="{y(0) - y(v):.1f}" '
-                     f'fill="{esc(color)}"><title>{esc(label)}: {esc(value_fmt.format(v))}</title></rect>')
-        cx = x + bar_w / 2
-        iv = intervals[i] if intervals else None
-        if iv is not None:
-            lo, hi = iv
-            parts.append(f'<path d="M{cx:.1f},{y(lo):.1f}V{y(hi):.1f}M{cx - 5:.1f},{y(lo):.1f}h10'
-                         f'M{cx - 5:.1f},{y(hi):.1f}h10" class="w"/>')
-        label_y = (y(iv[1]) if iv is not None else y(v)) - 3
-        if n <= 16:
-            parts.append(f'<text x="{cx:.1f}" y="{max(top - 2, label_y):.1f}" text-anchor="middle" class="v">'
-                         f'{esc(value_fmt.format(v))}</text>')
-        if n <= 16 or i % max(1, n // 12) == 0:
-            parts.append(f'<text x="{cx:.1f}" y="{height - bottom + 14}" text-anchor="middle" class="a">'
-                         f'{esc(label)}</text>')
-    parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="x"/>')
-    parts.append("</svg>")
-    return Markup("".join(parts))
-
-
-def _reward_histogram(m: RunMetrics) -> Markup:
-    """Ten bins over [0, 1), plus reward exactly 1 on its own (success)."""
-    counts = [0] * 11
-    for r in m.per_goal:
-        counts[10 if r.success else min(9, max(0, int(r.reward * 10)))] += 1
-    labels = [f".{i}" if i else "0" for i in range(10)] + ["=1"]
-    colors = ["#4c78a8"] * 10 + ["#54a24b"]
-    return bar_chart(labels, counts, title="Reward histogram (episodes; bins start at the label)", colors=colors)
-
-
-def _subscore_chart(m: RunMetrics) -> Markup:
-    keys = ["success_rate", "r_success", "r_strict", "r_type", "r_att", "r_option", "r_price"]
-    labels = ["success", "r_success", "r_strict", "type", "attribute", "option", "price"]
-    vals = [getattr(m, k) for k in keys]
-    ivs = [(m.ci[k].low, m.ci[k].high) for k in keys]
-    return bar_chart(labels, vals, intervals=ivs, ymax=1.0, value_fmt="{:.2f}",
-                     title="Sub-scores (mean, 95% bootstrap interval)")
-
-
-def _steps_chart(m: RunMetrics) -> Markup:
-    counts = Counter(r.steps for r in m.per_goal)
-    hi = max(counts, default=0)
-    labels = [str(s) for s in range(hi + 1)]
-    return bar_chart(labels, [counts.get(s, 0) for s in range(hi + 1)], title="Steps per episode (episodes)")
-
-
-def _failure_chart(m: RunMetrics) -> Markup:
-    keys = ["success", *FAILURES]
-    colors = ["#54a24b", "#9d9d9d", "#e45756", "#f58518", "#eeca3b", "#b279a2"]
-    return bar_chart(keys, [m.primary_failures.get(k, 0) for k in keys], colors=colors, width=620,
-                     title="Episodes by first failed component")
 
 
 # ---- page --------------------------------------------------------------------------------------
@@ -208,8 +108,12 @@ svg .t{font-size:13px;font-weight:600}svg .a{font-size:10px;fill:#555}svg .v{fon
 svg .g{stroke:#eee}svg .x{stroke:#888}svg .w{stroke:#222;stroke-width:1.5;fill:none}
 tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-left:4px solid #e45756}
 .pill{display:inline-block;padding:0 6px;border-radius:8px;background:#eee;font-size:12px}
+.warn{background:#fff3cd;border:1px solid #e0c36b;padding:8px 12px;border-radius:4px}
+table.kv th{width:13em;font-weight:normal;color:#555}code{background:#f0f0f0;padding:0 3px}
+.cols{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}.cols h3{font-size:14px;margin:6px 0}
 </style></head><body><main>
 <h1>Evaluation report: {{ name }}</h1>
+{% if status.state != 'complete' %}<p class="warn"><b>{{ status.title }}</b>: {{ status.text }}</p>{% endif %}
 <p class="meta">agent <b>{{ config.get('agent', summary.get('agent', '?')) }}</b>
 · adapter {{ config.get('adapter', summary.get('adapter', '?')) }}
 · {{ m.episodes }} episodes{% if config.get('data') %} · data {{ config.get('data') }}{% endif %}
@@ -224,6 +128,11 @@ tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-
 <p class="meta">Means over all episodes (no purchase counts 0). Intervals: percentile bootstrap,
 {{ m.bootstrap_resamples }} resamples of episodes, seed {{ m.bootstrap_seed }}.</p>
 
+<h2>Run</h2>
+<table class="kv"><tbody>{% for k, v in meta %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</tbody></table>
+<p class="meta">Secret-looking settings (keys, tokens, passwords) are shown as ***; they are never written
+to the run folder.</p>
+
 <h2>Plots</h2>
 <div class="charts">{{ charts.reward }}{{ charts.subscores }}{{ charts.steps }}</div>
 
@@ -237,9 +146,32 @@ tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-
 {% for name, n in m.terminations.items() %}<tr><td>{{ name }}</td><td class="n">{{ n }}</td>
 <td>{{ term_help.get(name, '') }}</td></tr>{% endfor %}</tbody></table>{% endif %}
 
+{% if groups %}<h2>By kind of goal</h2>
+<div class="cols">{% for t in groups %}<div><h3>{{ t.axis }}</h3>
+<table><thead><tr><th>group</th><th>episodes</th><th>score</th><th>95% interval</th><th>success</th>
+<th>95% interval</th><th>steps</th></tr></thead><tbody>
+{% for g in t.rows %}<tr><td>{{ g.name }}</td><td class="n">{{ g.episodes }}</td><td class="n">{{ g.score }}</td>
+<td class="n">{{ g.score_ci }}</td><td class="n">{{ g.success }}</td><td class="n">{{ g.success_ci }}</td>
+<td class="n">{{ g.steps }}</td></tr>{% endfor %}</tbody></table>
+<p class="meta">{{ t.help }}</p></div>{% endfor %}</div>{% endif %}
+
+{% if spend %}<h2>Model calls</h2>
+<table><thead><tr><th></th>{% for k in spend.columns %}<th>{{ k.replace('_', ' ') }}</th>{% endfor %}</tr></thead><tbody>
+<tr><td>total</td>{% for k in spend.columns %}<td class="n">{{ spend.total.get(k, 0) }}</td>{% endfor %}</tr>
+<tr><td>per episode</td>{% for k in spend.columns %}<td class="n">{{ '%.2f' % spend.mean.get(k, 0) }}</td>{% endfor %}</tr>
+</tbody></table>
+{% if cost %}<p>Cost at {{ cost.prompt }} per 1k prompt tokens and {{ cost.completion }} per 1k completion tokens:
+<b>{{ cost.total }}</b> in total, {{ cost.per_episode }} per episode (max {{ cost.max_episode }}).</p>
+{% else %}<p class="meta">No cost: pass <code>--price-per-1k-tokens IN,OUT</code> to <code>shopsim eval</code>.</p>{% endif %}
+{% endif %}
+
 <h2>Episodes</h2>
+{% if trace_example %}<p class="meta">Playwright traces ({{ trace_mode }}): open one with
+<code>playwright show-trace {{ trace_example }}</code>, or drop the file on trace.playwright.dev (it stays in
+your browser).</p>{% endif %}
 <table><thead><tr><th>goal</th><th>reward</th><th>type</th><th>attr</th><th>option</th><th>price</th>
 <th>steps</th><th>searches</th><th>items</th><th>bought</th><th>outcome</th>{% if bundles %}<th>bundle</th>{% endif %}
+{% if spend %}<th>tokens</th>{% if cost %}<th>cost</th>{% endif %}{% endif %}{% if traces %}<th>trace</th>{% endif %}
 <th></th></tr></thead><tbody>
 {% for r in m.per_goal %}<tr class="{{ 'ok' if r.success else 'bad' }}"><td class="n">{{ r.goal_index }}</td>
 <td class="n">{{ '%.3f' % r.reward }}</td><td class="n">{{ '%.2f' % r.r_type }}</td><td class="n">{{ '%.2f' % r.r_att }}</td>
@@ -248,6 +180,8 @@ tr.ok td:first-child{border-left:4px solid #54a24b}tr.bad td:first-child{border-
 <td>{{ r.purchased_asin or '–' }}{% if r.target_asin_match %} <span class="pill">target</span>{% endif %}</td>
 <td>{{ r.failures | join(', ') if r.failures else 'success' }}</td>
 {% if bundles %}{% set b = bundles.get(r.goal_index, {}) %}<td>{{ b.get('path', '–') }}<br><span class="meta">{{ b.get('site', '') }} · {{ b.get('start_url', '') }}</span></td>{% endif %}
+{% if spend %}{% set e = per_episode.get(r.goal_index, {}) %}<td class="n">{{ e.get('tokens', '–') }}</td>{% if cost %}<td class="n">{{ e.get('cost', '–') }}</td>{% endif %}{% endif %}
+{% if traces %}{% set t = traces.get(r.goal_index) %}<td>{% if t %}<a href="{{ t.href }}" title="playwright show-trace {{ t.path }}">trace</a>{% else %}–{% endif %}</td>{% endif %}
 <td><a href="{{ link_base }}/episodes/{{ r.goal_index }}">view</a></td></tr>
 {% endfor %}</tbody></table>
 <p class="meta">Links open the trajectory viewer when the runs folder is served
@@ -259,8 +193,96 @@ _ENV = Environment(autoescape=True)
 _PAGE = _ENV.from_string(_TEMPLATE)
 
 
+def _status(summary: dict[str, Any], config: dict[str, Any], episodes: int) -> dict[str, str]:
+    """Whether the run finished, was aborted (and why), or left no summary (killed, or still running)."""
+    planned = len(set(config.get("goals") or [])) or None
+    of = f"{episodes} of {planned} goals finished" if planned else f"{episodes} episodes finished"
+    if not summary:
+        return {"state": "incomplete", "title": "Incomplete run",
+                "text": f"no summary.json: the run was killed or is still running; {of}. "
+                        "Run the same shopsim eval command again to resume it."}
+    if summary.get("status") == "aborted":
+        return {"state": "aborted", "title": "Aborted run",
+                "text": f"{summary.get('reason') or 'stopped'}; {of}. Run the same command again to resume it."}
+    return {"state": "complete", "title": "", "text": ""}
+
+
+def _meta_rows(summary: dict[str, Any], config: dict[str, Any]) -> list[tuple[str, str]]:
+    """The run's metadata (``summary.json``'s ``run``, else what ``config.json`` says) as table rows."""
+    meta = summary.get("run") if isinstance(summary.get("run"), dict) else {}
+    rows: list[tuple[str, str]] = []
+
+    def add(label: str, value: Any) -> None:
+        if value not in (None, "", {}, []):
+            rows.append((label, value if isinstance(value, str) else json.dumps(value, sort_keys=True)))
+
+    add("status", summary.get("status") or ("no summary" if not summary else "complete"))
+    add("date (UTC)", meta.get("date"))
+    add("shopsim version", meta.get("shopsim_version"))
+    git = meta.get("git") or {}
+    if git:
+        add("git commit", str(git.get("commit")) + (" (with uncommitted changes)" if git.get("dirty") else ""))
+    catalog = meta.get("catalog") or {}
+    if catalog.get("sha256"):
+        over = ", ".join(catalog.get("files") or []) or f"{catalog.get('goals')} goals"
+        add("catalog fingerprint", f"sha256 {catalog['sha256']} (over {over})")
+    add("data", meta.get("data", config.get("data")) or "bundled catalog")
+    add("profile", meta.get("profile", config.get("profile")))
+    add("environment version", summary.get("environment_version"))
+    add("seed", str(meta.get("seed", config.get("seed", ""))))
+    add("engine", meta.get("engine", config.get("engine")))
+    add("agent", meta.get("agent", config.get("agent")))
+    add("agent options", meta.get("agent_options", config.get("agent_options")))
+    adapter = meta.get("adapter", config.get("adapter"))
+    if adapter == "browser":
+        adapter = f"browser ({meta.get('browser_mode', config.get('browser_mode'))}), traces {meta.get('trace', 'off')}"
+    add("adapter", adapter)
+    add("max steps", str(meta.get("max_steps", config.get("max_steps", ""))))
+    add("goals / workers", f"{meta.get('goals', len(config.get('goals') or []))} / "
+                           f"{meta.get('workers', config.get('workers', 1))}")
+    add("price per 1k tokens (in, out)", meta.get("price_per_1k_tokens"))
+    add("environment settings", meta.get("env"))
+    add("python", meta.get("python"))
+    return rows
+
+
+def _group_tables(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    tables = []
+    for axis, groups in breakdown(records).items():
+        rows = [{"name": name, "episodes": g.episodes, "score": f"{g.score:.1f}",
+                 "score_ci": f"{g.score_ci.low:.1f} – {g.score_ci.high:.1f}", "success": f"{100 * g.success_rate:.1f}%",
+                 "success_ci": f"{100 * g.success_ci.low:.1f} – {100 * g.success_ci.high:.1f}%",
+                 "steps": f"{g.avg_steps:.2f}"} for name, g in groups.items()]
+        tables.append({"axis": axis, "help": AXIS_HELP.get(axis, ""), "rows": rows})
+    return tables
+
+
+def _spending(records: list[dict[str, Any]], config: dict[str, Any]) -> tuple[dict[str, Any] | None,
+                                                                                 dict[str, Any] | None,
+                                                                                 dict[int, dict[str, str]]]:
+    """Model-call totals and means, the cost (with prices in the config), and each episode's share."""
+    stats = [(r["goal_index"], r["agent_stats"]) for r in records if isinstance(r.get("agent_stats"), dict)]
+    if not stats:
+        return None, None, {}
+    keys = ["requests", "prompt_tokens", "completion_tokens", "total_tokens", "protocol_errors", "repairs",
+            "fallbacks", "retries"]
+    keys += sorted({k for _, s in stats for k in s} - set(keys))
+    total = {k: sum(int(s.get(k, 0)) for _, s in stats) for k in keys}
+    spend = {"columns": keys, "total": total, "mean": {k: v / len(stats) for k, v in total.items()}}
+    prices = config.get("price_per_1k_tokens")
+    per_episode = {g: {"tokens": str(s.get("total_tokens", 0))} for g, s in stats}
+    if not (isinstance(prices, list | tuple) and len(prices) == 2):
+        return spend, None, per_episode
+    costs = {g: episode_cost(s, prices) or 0.0 for g, s in stats}
+    for g, c in costs.items():
+        per_episode[g]["cost"] = f"{c:.4f}"
+    cost = {"prompt": f"{prices[0]:g}", "completion": f"{prices[1]:g}", "total": f"{sum(costs.values()):.4f}",
+            "per_episode": f"{sum(costs.values()) / len(costs):.4f}", "max_episode": f"{max(costs.values()):.4f}"}
+    return spend, cost, per_episode
+
+
 def render_report(run_dir: str | Path, *, link_base: str | None = None) -> str:
-    """The report page of a run folder as HTML text."""
+    """The report page of a run folder as HTML text (``link_base``: the run's URL in the viewer)."""
     run = Path(run_dir)
     config, summary, records = load_run(run)
     m = compute_metrics(records)
@@ -272,13 +294,28 @@ def render_report(run_dir: str | Path, *, link_base: str | None = None) -> str:
     failures = [{"name": k, "primary": m.primary_failures.get(k, 0),
                  "any": m.failures.get(k, m.primary_failures.get(k, 0)), "help": _FAIL_HELP[k]}
                 for k in ("success", *FAILURES)]
-    charts = {"reward": _reward_histogram(m), "subscores": _subscore_chart(m), "steps": _steps_chart(m),
-              "failures": _failure_chart(m)}
+    charts = {"reward": reward_histogram(m), "subscores": subscore_chart(m), "steps": steps_chart(m),
+              "failures": failure_chart(m)}
     base = link_base if link_base is not None else f"/runs/{quote(run.resolve().name, safe='')}"
     # replay runs: the bundle each episode replayed (its path, site and start URL)
     bundles = {r["goal_index"]: r["bundle"] for r in records if isinstance(r.get("bundle"), dict)}
+    traces = {r["goal_index"]: {"href": (f"{link_base}/" if link_base is not None else "") + quote(r["trace"]),
+                                "path": str(run.resolve() / r["trace"])}
+              for r in records if isinstance(r.get("trace"), str) and _safe_trace(r["trace"])}
+    spend, cost, per_episode = _spending(records, config)
     return _PAGE.render(name=run.resolve().name, config=config, summary=summary, m=m, rows=rows,
-                        failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP, bundles=bundles)
+                        failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP, bundles=bundles,
+                        status=_status(summary, config, len(records)), meta=_meta_rows(summary, config),
+                        groups=_group_tables(records), spend=spend, cost=cost, per_episode=per_episode,
+                        traces=traces, trace_mode=config.get("trace", "on"),
+                        trace_example=next(iter(traces.values()))["path"] if traces else None)
+
+
+def _safe_trace(name: str) -> bool:
+    """A trace path as the runner writes it (``traces/goal-<N>.zip``), never a link elsewhere."""
+    parts = name.split("/")
+    return len(parts) == 2 and parts[0] == "traces" and parts[1].startswith("goal-") and parts[1].endswith(".zip") \
+        and parts[1][5:-4].isdigit()
 
 
 def write_report(run_dir: str | Path, *, link_base: str | None = None) -> Path:

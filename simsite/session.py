@@ -29,6 +29,7 @@ from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.snapshots import SnapshotError, WebShopSessionState, check_webshop_state, decode, encode
 
 __all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
 
@@ -79,8 +80,10 @@ class ShopSession:
         strict: bool = False,
         max_steps: int | None = None,
         base_url: str = urls.DEFAULT_BASE_URL,
+        goal_index: int | None = None,
     ):
         self.shop, self.goal, self.session_id = shop, goal, session_id
+        self.goal_index = goal_index  # for snapshots; found by lookup when not given
         self.strict, self.max_steps, self.base_url = strict, max_steps, base_url
         self.steps = 0
         self.done = False
@@ -208,6 +211,66 @@ class ShopSession:
         self.state = self._render(Feedback())
         return StepResult(self.state, self.breakdown.reward, True, False, self.breakdown)
 
+    # ---- snapshots ------------------------------------------------------------------------------
+    def snapshot(self, *, key: str | bytes | None = None) -> str:
+        """This session's state as an opaque token (:mod:`shopsim.simsite.snapshots`)."""
+        return encode(self.snapshot_state(), self.shop, key=key)
+
+    def snapshot_state(self) -> WebShopSessionState:
+        """The state a token carries: the goal's index (never the goal), rules, counters and page."""
+        nav, fb = self._nav, self.state.feedback
+        return WebShopSessionState(
+            goal_index=self._goal_index(), session_id=self.session_id, strict=self.strict, max_steps=self.max_steps,
+            steps=self.steps, done=self.done, truncated=self.truncated, visited=list(self.visited), page=nav.page,
+            keywords=list(nav.keywords) if nav.keywords is not None else None, page_num=nav.page_num, asin=nav.asin,
+            options=dict(nav.options), sub_page=nav.sub_page, feedback_code=fb.code, feedback_message=fb.message)
+
+    @classmethod
+    def from_snapshot(cls, shop: Shop, token: str, *, session_id: str | None = None,
+                      base_url: str = urls.DEFAULT_BASE_URL, key: str | bytes | None = None) -> ShopSession:
+        """A new session in a token's state (its own session id unless ``session_id`` is given)."""
+        state = decode(token, shop, key=key)
+        assert isinstance(state, WebShopSessionState)
+        check_webshop_state(shop, state)
+        session = cls(shop, shop.goals[state.goal_index], session_id or state.session_id, base_url=base_url,
+                      goal_index=state.goal_index)
+        session._load(state)
+        return session
+
+    def restore(self, token: str, *, key: str | bytes | None = None) -> PageState:
+        """Put this session into a token's state (goal and rules included); its id and base URL stay."""
+        state = decode(token, self.shop, key=key)
+        assert isinstance(state, WebShopSessionState)
+        check_webshop_state(self.shop, state)
+        self.goal, self.goal_index = self.shop.goals[state.goal_index], state.goal_index
+        self._load(state)
+        return self.state
+
+    def _goal_index(self) -> int:
+        if self.goal_index is None:
+            goals = self.shop.goals
+            found = next((i for i, g in enumerate(goals) if g is self.goal), None)
+            if found is None:
+                found = next((i for i, g in enumerate(goals) if g == self.goal), None)
+            if found is None:
+                raise SnapshotError("this session's goal is not one of the shop's goals, so it cannot be snapshot")
+            self.goal_index = found
+        return self.goal_index
+
+    def _load(self, s: WebShopSessionState) -> None:
+        """Become a decoded, checked state (the page is rendered afresh)."""
+        self.strict, self.max_steps, self.steps = s.strict, s.max_steps, s.steps
+        self.done, self.truncated, self.visited = s.done, s.truncated, list(s.visited)
+        self._nav = _Nav(s.page, list(s.keywords) if s.keywords is not None else None, s.page_num, s.asin,
+                         dict(s.options), s.sub_page)
+        self._results_cache = None
+        self.breakdown = None
+        if s.page == "done":
+            product = self.shop.products[s.asin or ""]
+            self.breakdown = score_purchase(product, self.goal, self.shop.prices[product.asin], self._nav.options,
+                                            self.shop.nouns)
+        self.state = self._render(Feedback(code=s.feedback_code, message=s.feedback_message))
+
     # ---- rendering ------------------------------------------------------------------------------
     def _search(self, keywords: list[str]) -> list[str]:
         query = " ".join(keywords)
@@ -325,3 +388,4 @@ def _float_or_none(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+

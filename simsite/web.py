@@ -1,18 +1,24 @@
 """The sim as a web app: WebShop's five HTML routes plus a JSON API with session leases.
 
 HTML routes follow WebShop's URL scheme (keywords as a list repr, '+'-joined or plain; options as
-JSON or a dict literal) so WebShop's recorded URLs and HTML clients work unchanged. Path segments
-are read from the raw (still percent-encoded) path, so encoded '/' inside keywords or options
-survives; unencoded odd URLs (as in WebShop's recordings) are split heuristically. Bad input gives
-a 400/404 page that says what is wrong, never a 500. Product and option images are served under
-``/static/img/`` (:mod:`shopsim.simsite.images`: SVG drawn on request, ETag, one hour's cache).
+JSON or a dict literal) so WebShop's recorded URLs and HTML clients work unchanged (they are read
+back by :mod:`shopsim.simsite.web_paths`). Bad input gives a 400/404 page that says what is wrong,
+never a 500. Product and option images are served under ``/static/img/``
+(:mod:`shopsim.simsite.images`: SVG drawn on request, ETag, one hour's cache).
 
 The JSON API reads bodies through :mod:`shopsim.simsite.json_api` (shared with the v8 service), so
 every ``/api/`` error, a 500 included, is JSON ``{"error": message, "code": code}`` (``detail`` on
 422): 400 malformed JSON or an unknown goal, 404 unknown session or endpoint, 405 wrong method, 410
 expired session, 413 a body over ``MAX_BODY_BYTES``, 415 a Content-Type that is not JSON, 422 a
 body that is JSON but invalid (integers must be JSON integers; actions at most ``MAX_ACTION_CHARS``
-characters), 429 too many open sessions.
+characters), 429 too many open sessions. Models and the OpenAPI document live in
+:mod:`shopsim.simsite.api_schema`.
+
+Snapshots (:mod:`shopsim.simsite.snapshots`): ``POST /api/sessions/{id}/snapshot`` answers an opaque
+token, ``POST /api/sessions/{id}/restore`` puts a session into a token's state and ``POST
+/api/sessions`` with ``{"snapshot": token}`` opens a new one in it; a token that is malformed,
+altered or from a shop with another catalog or goal set is 400 ``invalid_snapshot``; a session
+whose state will not fit a token (hundreds of visited products) is 409 ``snapshot_too_large``.
 """
 
 from __future__ import annotations
@@ -25,10 +31,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-from urllib.parse import unquote
 
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -36,15 +39,24 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from shopsim.errors import ActionError, ConfigError
+from shopsim.errors import ConfigError
 from shopsim.links import index_path, results_path
 from shopsim.render import render_rich, render_simple
-from shopsim.simsite import images, urls
+from shopsim.simsite import images
+from shopsim.simsite.api_schema import (
+    DOCS_HTML,
+    CreateSession,
+    RestoreRequest,
+    SessionCreated,
+    SessionObservation,
+    SessionRestored,
+    SnapshotCreated,
+    StepRequest,
+    StepResponse,
+    openapi_spec,
+)
 from shopsim.simsite.html import render_error, render_html
 from shopsim.simsite.json_api import (
-    BODY_ERROR_DOCS,
-    MAX_ACTION_CHARS,
-    BodyErrorCode,
     ClientError,
     Handler,
     check_content_length,
@@ -52,13 +64,19 @@ from shopsim.simsite.json_api import (
     read_json_body,
 )
 from shopsim.simsite.search import MAX_QUERY_CHARS
-from shopsim.simsite.session import SUB_PAGES, ShopSession
+from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.snapshots import SnapshotError
+from shopsim.simsite.web_paths import SID as _SID
+from shopsim.simsite.web_paths import BadRequest, parse_route, raw_segments
 
 __all__ = [
     "CreateSession",
+    "RestoreRequest",
     "SessionCreated",
     "SessionObservation",
+    "SessionRestored",
+    "SnapshotCreated",
     "StepRequest",
     "StepResponse",
     "create_app",
@@ -66,74 +84,11 @@ __all__ = [
 ]
 
 STATIC = Path(__file__).resolve().parent / "static"
-_SID = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
 _FIXED = re.compile(r"^fixed_(\d+)(?:[_.\-].*)?$")
 #: Images are a pure function of the catalog: browsers may reuse them for an hour, then revalidate by ETag.
 IMAGE_CACHE_CONTROL = "public, max-age=3600"
 #: WebShop's goal splits: test = first 500, eval = next 1000, train = the rest.
 SPLITS = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
-
-
-# ---- JSON API models ------------------------------------------------------------------------
-class CreateSession(BaseModel):
-    """Open a session: ``goal`` (absolute, or within ``split``) or a seeded draw when null.
-
-    Strict, so ``1.0``, ``true`` or ``"3"`` is not a goal, seed or step limit (422, not a guess).
-    """
-
-    model_config = ConfigDict(strict=True)
-
-    goal: int | None = None
-    split: Literal["test", "eval", "train"] | None = None
-    seed: int = 0
-    mode: Literal["text", "text_rich"] = "text"
-    strict: bool = False
-    max_steps: int | None = Field(default=None, ge=1)
-
-
-class StepRequest(BaseModel):
-    """One action string, e.g. ``search[red shoes]`` or ``click[buy now]``."""
-
-    action: str = Field(max_length=MAX_ACTION_CHARS)
-
-
-class SessionCreated(BaseModel):
-    session_id: str
-    goal_index: int
-    observation: str
-    valid_actions: dict[str, Any]
-    page_state: dict[str, Any]
-
-
-class StepResponse(BaseModel):
-    observation: str
-    reward: float
-    done: bool
-    truncated: bool
-    valid_actions: dict[str, Any]
-    feedback: dict[str, Any]
-    page_state: dict[str, Any]
-    reward_info: dict[str, Any] | None = None
-
-
-class SessionObservation(BaseModel):
-    session_id: str
-    observation: str
-    valid_actions: dict[str, Any]
-    done: bool
-    page_state: dict[str, Any]
-
-
-#: The shared body and handler codes (json_api) plus this API's own.
-ErrorCode = Literal[BodyErrorCode, "invalid_goal", "unknown_session", "session_expired", "too_many_sessions"]
-
-
-class ErrorBody(BaseModel):
-    """Every ``/api/`` error: a message for people (``error``, kept from before codes) and a stable ``code``."""
-
-    error: str
-    code: ErrorCode
-    detail: Any = Field(default=None, description="For invalid_body: pydantic's list of validation errors.")
 
 
 # ---- state ------------------------------------------------------------------------------------
@@ -206,91 +161,6 @@ def _html_error(status: int, title: str, message: str, sid: str | None = None) -
     return HTMLResponse(render_error(status, title, message, home), status_code=status)
 
 
-class _BadRequest(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-# ---- path parsing ---------------------------------------------------------------------------
-def _raw_segments(request: Request, route: str) -> list[str]:
-    """The still-encoded segments after ``/{route}/`` (raw path keeps encoded '/')."""
-    raw = request.scope.get("raw_path")
-    path = raw.decode("latin-1") if isinstance(raw, bytes) and raw else request.url.path
-    path = path.split("?", 1)[0]
-    marker = f"/{route}/"
-    at = path.find(marker)
-    return path[at + len(marker):].split("/") if at >= 0 else []
-
-
-def _page(seg: str) -> int:
-    text = unquote(seg)
-    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) < 1:  # '²' is a digit to isdigit()
-        raise _BadRequest(f"page number must be a positive integer, got {text[:40]!r}")
-    return int(text)
-
-
-def _keywords(raw: str) -> list[str]:
-    try:
-        return urls.parse_keywords(raw)
-    except ActionError as exc:
-        raise _BadRequest(str(exc)) from exc
-
-
-def _options(raw: str) -> dict[str, str]:
-    try:
-        return urls.parse_options(raw)
-    except ActionError as exc:
-        raise _BadRequest(str(exc)) from exc
-
-
-def _opts_start(segs: list[str], first: int, ok: Any) -> int:
-    """Index where the options part starts: the first ``j >= first`` whose rest looks like options."""
-    for j in range(first, len(segs)):
-        if ok(j) and unquote(segs[j]).lstrip()[:1] in ("{", "N", ""):
-            return j
-    raise _BadRequest("could not find the options part (JSON or a dict literal) in the URL")
-
-
-def _sid(seg: str) -> str:
-    sid = unquote(seg)
-    if not _SID.match(sid):
-        raise _BadRequest(f"session id must be 1-128 letters, digits, '_', '-' or '.'; got {sid[:40]!r}")
-    return sid
-
-
-def _parse(route: str, segs: list[str]) -> dict[str, Any]:
-    """URL parts for ShopSession.show, or ``_BadRequest`` saying what is wrong."""
-    if route == "search_results":
-        if len(segs) < 3:
-            raise _BadRequest("expected /search_results/{session}/{keywords}/{page}")
-        return {"sid": _sid(segs[0]), "page": "search_results", "keywords": _keywords("/".join(segs[1:-1])),
-                "page_num": _page(segs[-1])}
-    if route == "item_page":
-        if len(segs) < 5:
-            raise _BadRequest("expected /item_page/{session}/{asin}/{keywords}/{page}/{options}")
-        j = 4 if len(segs) == 5 else _opts_start(segs, 4, lambda j: unquote(segs[j - 1]).isdigit())
-        return {"sid": _sid(segs[0]), "page": "item_page", "asin": unquote(segs[1]),
-                "keywords": _keywords("/".join(segs[2 : j - 1])), "page_num": _page(segs[j - 1]),
-                "options": _options("/".join(segs[j:]))}
-    if route == "item_sub_page":
-        if len(segs) < 6:
-            raise _BadRequest("expected /item_sub_page/{session}/{asin}/{keywords}/{page}/{sub_page}/{options}")
-        j = 5 if len(segs) == 6 else _opts_start(
-            segs, 5, lambda j: unquote(segs[j - 1]) in SUB_PAGES and unquote(segs[j - 2]).isdigit())
-        sub = unquote(segs[j - 1])
-        if sub not in SUB_PAGES:
-            raise _BadRequest(f"sub-page must be one of {', '.join(SUB_PAGES)}; got {sub[:40]!r}")
-        return {"sid": _sid(segs[0]), "page": "item_sub_page", "asin": unquote(segs[1]),
-                "keywords": _keywords("/".join(segs[2 : j - 2])), "page_num": _page(segs[j - 2]),
-                "sub_page": sub, "options": _options("/".join(segs[j:]))}
-    if route == "done":
-        if len(segs) < 3:
-            raise _BadRequest("expected /done/{session}/{asin}/{options}")
-        return {"sid": _sid(segs[0]), "page": "done", "asin": unquote(segs[1]), "options": _options("/".join(segs[2:]))}
-    raise _BadRequest(f"unknown route {route}")
-
-
 # ---- app ----------------------------------------------------------------------------------------
 def create_app(
     shop: Shop,
@@ -299,11 +169,13 @@ def create_app(
     max_sessions: int = 1000,
     seed: int = 0,
     extra_routes: Sequence[BaseRoute] = (),
+    snapshot_key: str | None = None,
 ) -> Starlette:
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
     ``extra_routes`` are mounted before the catch-all session route (``shopsim serve`` adds the run
-    viewer, ``shopsim.agents.viewer.viewer_routes``, there).
+    viewer, ``shopsim.agents.viewer.viewer_routes``, there). ``snapshot_key`` signs snapshot tokens
+    (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key; see :mod:`shopsim.simsite.snapshots`).
     """
     st = _AppState(shop, session_ttl_s, max_sessions, seed)
 
@@ -345,8 +217,8 @@ def create_app(
     def page_route(route: str):
         async def handler(request: Request) -> Response:
             try:
-                parts = _parse(route, _raw_segments(request, route))
-            except _BadRequest as exc:
+                parts = parse_route(route, raw_segments(request, route))
+            except BadRequest as exc:
                 return _html_error(400, "Bad request", exc.message)
             sid = parts.pop("sid")
             page = parts.pop("page")
@@ -369,7 +241,7 @@ def create_app(
 
     async def image(request: Request) -> Response:
         """A product or option image (:mod:`shopsim.simsite.images`): drawn or a local file, cached by ETag."""
-        ref = images.parse_image_path(_raw_segments(request, "static/img"))
+        ref = images.parse_image_path(raw_segments(request, "static/img"))
         product = shop.product(ref.asin) if ref is not None else None
         # in a worker thread: a catalog may name local files, and reading them must not stall the loop
         found = await run_in_threadpool(images.image_for, product, ref) if product and ref else None
@@ -408,13 +280,22 @@ def create_app(
         if len(st.leases) >= st.cap:
             raise ClientError(429, "too_many_sessions",
                               f"too many open sessions ({st.cap}); close some or wait for idle ones to expire")
-        try:
-            index = pick_goal(body)
-        except ConfigError as exc:
-            raise ClientError(400, "invalid_goal", str(exc)) from None
         sid = uuid.uuid4().hex
-        session = ShopSession(shop, shop.goal(index), sid, strict=body.strict, max_steps=body.max_steps,
-                              base_url=base_of(request))
+        if body.snapshot is not None:
+            try:
+                session = ShopSession.from_snapshot(shop, body.snapshot, session_id=sid, base_url=base_of(request),
+                                                    key=snapshot_key)
+            except SnapshotError as exc:
+                raise ClientError(400, "invalid_snapshot", str(exc)) from None
+            assert session.goal_index is not None  # from_snapshot sets it from the token
+            index = session.goal_index
+        else:
+            try:
+                index = pick_goal(body)
+            except ConfigError as exc:
+                raise ClientError(400, "invalid_goal", str(exc)) from None
+            session = ShopSession(shop, shop.goal(index), sid, strict=body.strict, max_steps=body.max_steps,
+                                  base_url=base_of(request), goal_index=index)
         lease = _Lease(session, body.mode)
         st.leases[sid] = lease
         out = SessionCreated(session_id=sid, goal_index=index, observation=obs(lease),
@@ -429,6 +310,28 @@ def create_app(
         out = StepResponse(observation=obs(lease), reward=r.reward, done=r.done, truncated=r.truncated,
                            valid_actions=s.valid_actions(), feedback=s.feedback.model_dump(),
                            page_state=s.model_dump(mode="json"), reward_info=s.reward_info)
+        return JSONResponse(out.model_dump())
+
+    async def api_snapshot(request: Request) -> Response:
+        lease = st.lease(request.path_params["sid"])
+        try:
+            token = lease.session.snapshot(key=snapshot_key)
+        except SnapshotError as exc:  # a state too large for a token
+            raise ClientError(409, "snapshot_too_large", str(exc)) from None
+        return JSONResponse(SnapshotCreated(snapshot=token).model_dump())
+
+    async def api_restore(request: Request) -> Response:
+        sid = request.path_params["sid"]
+        lease = st.lease(sid)
+        body = await read_json_body(request, RestoreRequest)
+        try:
+            s = lease.session.restore(body.snapshot, key=snapshot_key)
+        except SnapshotError as exc:
+            raise ClientError(400, "invalid_snapshot", str(exc)) from None
+        assert lease.session.goal_index is not None  # restore sets it from the token
+        out = SessionRestored(session_id=sid, goal_index=lease.session.goal_index, observation=obs(lease),
+                              valid_actions=s.valid_actions(), done=lease.session.done,
+                              page_state=s.model_dump(mode="json"))
         return JSONResponse(out.model_dump())
 
     async def api_get(request: Request) -> Response:
@@ -449,7 +352,7 @@ def create_app(
         return JSONResponse(openapi_spec())
 
     async def api_docs(request: Request) -> Response:
-        return HTMLResponse(_DOCS_HTML)
+        return HTMLResponse(DOCS_HTML)
 
     async def api_health(request: Request) -> Response:
         return JSONResponse({"ok": True, "products": len(shop.products), "goals": len(shop.goals),
@@ -463,6 +366,8 @@ def create_app(
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
         Route("/api/sessions", api_create, methods=["POST"]),
         Route("/api/sessions/{sid}/step", api_step, methods=["POST"]),
+        Route("/api/sessions/{sid}/snapshot", api_snapshot, methods=["POST"]),
+        Route("/api/sessions/{sid}/restore", api_restore, methods=["POST"]),
         Route("/api/sessions/{sid}", api_get, methods=["GET"]),
         Route("/api/sessions/{sid}", api_delete, methods=["DELETE"]),
         Route("/api/openapi.json", api_openapi),
@@ -502,85 +407,3 @@ def create_app(
     app.state.shop = shop
     app.state.sessions = st
     return app
-
-
-# ---- OpenAPI -------------------------------------------------------------------------------------
-def openapi_spec() -> dict[str, Any]:
-    """A static OpenAPI 3.1 document built from the pydantic models' JSON schemas.
-
-    Every error status an operation can answer is listed with its codes, so a client (or a fuzzer
-    reading this document) can tell a documented refusal from a bug.
-    """
-    models = [CreateSession, StepRequest, SessionCreated, StepResponse, SessionObservation, ErrorBody]
-    schemas: dict[str, Any] = {}
-    for m in models:
-        schema = m.model_json_schema(ref_template="#/components/schemas/{model}")
-        schemas.update(schema.pop("$defs", {}))
-        schemas[m.__name__] = schema
-
-    def ref(name: str) -> dict[str, Any]:
-        return {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
-
-    def err(description: str) -> dict[str, Any]:
-        return {"description": description, **ref("ErrorBody")}
-
-    body = {status: err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
-    wrong_method = err("this method is not allowed on this path (method_not_allowed)")
-    unknown = err("no open session with this id (unknown_session)")
-    expired = err("the session was idle past its TTL (session_expired); open a new one")
-    sid = [{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}]
-    json_object = {"content": {"application/json": {"schema": {"type": "object"}}}}
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "shopsim API", "version": "0.1.0",
-                 "description": "Sessions are leases: idle ones expire (410); open sessions are capped (429). "
-                                "Errors are JSON {error, code, detail?}; no client input gets a 500."},
-        "paths": {
-            "/api/sessions": {"post": {
-                "summary": "Open a session", "requestBody": {"required": False, **ref("CreateSession")},
-                "responses": {"201": {"description": "created", **ref("SessionCreated")}, **body,
-                              "400": err(BODY_ERROR_DOCS["400"] + "; or a goal outside the split (invalid_goal)"),
-                              "405": wrong_method, "429": err("too many open sessions (too_many_sessions)")}}},
-            "/api/sessions/{sid}/step": {"post": {
-                "summary": "Apply one action", "parameters": sid, "requestBody": {"required": True, **ref("StepRequest")},
-                "responses": {"200": {"description": "stepped", **ref("StepResponse")}, **body,
-                              "404": unknown, "405": wrong_method, "410": expired}}},
-            "/api/sessions/{sid}": {
-                "get": {"summary": "Current observation", "parameters": sid,
-                        "responses": {"200": {"description": "ok", **ref("SessionObservation")}, "404": unknown,
-                                      "405": wrong_method, "410": expired}},
-                "delete": {"summary": "Close a session", "parameters": sid,
-                           "responses": {"204": {"description": "closed"}, "404": unknown, "405": wrong_method,
-                                         "410": expired}},
-            },
-            "/api/health": {"get": {"summary": "Liveness and open sessions",
-                                    "responses": {"200": {"description": "ok", **json_object}}}},
-            "/api/openapi.json": {"get": {"summary": "This document",
-                                          "responses": {"200": {"description": "the OpenAPI 3.1 document",
-                                                                **json_object}}}},
-        },
-        "components": {"schemas": schemas},
-    }
-
-
-_DOCS_HTML = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>shopsim API</title>
-<link rel="stylesheet" href="/static/style.css"></head><body><div class="container">
-<h1>shopsim JSON API</h1>
-<p>Machine-readable spec: <a href="/api/openapi.json">/api/openapi.json</a>.
-Sessions are leases: idle sessions expire (HTTP 410), open sessions are capped (HTTP 429).
-Errors are JSON <code>{"error": message, "code": code}</code> (plus <code>detail</code> on 422); bodies must be
-JSON objects sent as <code>application/json</code> (or without a Content-Type); larger than the limit is HTTP 413.</p>
-<table><thead><tr><th>method</th><th>path</th><th>body</th><th>returns</th></tr></thead><tbody>
-<tr><td>POST</td><td>/api/sessions</td><td>{goal, split, seed, mode, strict, max_steps}</td>
-<td>{session_id, goal_index, observation, valid_actions, page_state}</td></tr>
-<tr><td>POST</td><td>/api/sessions/{id}/step</td><td>{action}</td>
-<td>{observation, reward, done, truncated, valid_actions, feedback, page_state, reward_info}</td></tr>
-<tr><td>GET</td><td>/api/sessions/{id}</td><td></td><td>{session_id, observation, valid_actions, done, page_state}</td></tr>
-<tr><td>DELETE</td><td>/api/sessions/{id}</td><td></td><td>204</td></tr>
-<tr><td>GET</td><td>/api/health</td><td></td><td>{ok, products, goals, open_sessions}</td></tr>
-</tbody></table>
-<p>HTML pages follow WebShop's URL scheme: <code>/{session}</code>, <code>/search_results/...</code>,
-<code>/item_page/...</code>, <code>/item_sub_page/...</code>, <code>/done/...</code>.</p>
-</div></body></html>
-"""

@@ -5,17 +5,29 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import shutil
+import zipfile
 from pathlib import Path
 
 import httpx
 import pytest
 from conftest import ServerThread
 
+from shopsim.agents.compare import compare_runs
+from shopsim.agents.rule import RuleAgent
 from shopsim.agents.runner import EvalConfig, run_eval
 from shopsim.agents.viewer import viewer_routes
 from shopsim.simsite.web import create_app
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+
+
+class BreaksOnGoal2(RuleAgent):
+    """The rule agent, until goal 2."""
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed == 2:
+            raise RuntimeError("broke on goal 2")
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +36,21 @@ def runs(tmp_path_factory) -> Path:
     run_eval(EvalConfig(agent="rule", goals=list(range(5)), out=str(root / "rule")), progress=False)
     run_eval(EvalConfig(agent="random", goals=list(range(3)), out=str(root / "exp" / "random")), progress=False)
     (root / "rule" / "screenshots" / "0-1.png").write_bytes(PNG)
+    with pytest.raises(RuntimeError):
+        run_eval(EvalConfig(agent="test_viewer:BreaksOnGoal2", goals=list(range(4)), out=str(root / "aborted")),
+                 progress=False)
+    killed = root / "killed"  # a run killed before it could write a summary: episodes only
+    killed.mkdir()
+    shutil.copy(root / "rule" / "config.json", killed / "config.json")
+    (killed / "episodes.jsonl").write_text("".join((root / "rule" / "episodes.jsonl").read_text().splitlines(True)[:2]))
+    traced = root / "traced"  # a browser run with a Playwright trace for goal 0
+    shutil.copytree(root / "rule", traced)
+    records = [json.loads(line) for line in (traced / "episodes.jsonl").read_text().splitlines()]
+    records[0]["trace"] = "traces/goal-0.zip"
+    (traced / "episodes.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (traced / "traces").mkdir()
+    with zipfile.ZipFile(traced / "traces" / "goal-0.zip", "w") as z:
+        z.writestr("trace.trace", '{"type": "context-options"}\n')
     evil = root / "evil"
     evil.mkdir()
     step = {"goal_index": 0, "step": 0, "observation": "<script>alert('obs')</script>",
@@ -122,6 +149,14 @@ def test_everything_from_a_run_is_escaped(client):
     "/runs/link/screenshots/0-1.png",
     "/runs/rule/../secret.txt",
     "/runs//etc/passwd",
+    "/runs/traced/traces/..%2Fsummary.json",
+    "/runs/traced/traces/../summary.json",
+    "/runs/traced/traces/goal-1.zip",
+    "/runs/traced/traces/goal-0.zip.bak",
+    "/runs/link/traces/goal-0.zip",
+    "/compare-runs?a=rule&b=..%2F..%2Fetc",
+    "/compare-runs?a=rule",
+    "/compare-runs?a=link&b=rule",
 ])
 def test_path_traversal_is_refused(server, path):
     assert _raw_get(server, path) in (400, 404)
@@ -130,3 +165,48 @@ def test_path_traversal_is_refused(server, path):
 def test_shop_routes_still_work(client):
     assert client.get("/0").status_code == 200
     assert client.get("/api/health").json()["ok"] is True
+
+
+def test_aborted_and_incomplete_runs_are_listed_with_their_status(client):
+    r = client.get("/runs")
+    assert 'href="/runs/aborted"' in r.text and 'href="/runs/killed"' in r.text
+    row = r.text[r.text.index('href="/runs/aborted"'):]
+    row = row[:row.index("</tr>")]
+    assert "aborted" in row and "RuntimeError: broke on goal 2" in row
+    row = r.text[r.text.index('href="/runs/killed"'):]
+    row = row[:row.index("</tr>")]
+    assert "incomplete" in row and "no summary.json" in row and ">2</td>" in row  # two episodes so far
+    assert ">complete<" in r.text[r.text.index('href="/runs/rule"'):]
+    report = client.get("/runs/killed")
+    assert report.status_code == 200 and "Incomplete run" in report.text and "2 of 5 goals finished" in report.text
+    aborted = client.get("/runs/aborted")
+    assert "Aborted run" in aborted.text and "RuntimeError: broke on goal 2" in aborted.text
+
+
+def test_compare_button_shows_the_paired_comparison(client, runs):
+    listing = client.get("/runs").text
+    assert '<form method="get" action="/compare-runs">' in listing
+    assert 'name="a" value="rule"' in listing and 'name="b" value="exp/random"' in listing
+    r = client.get("/compare-runs", params={"a": "rule", "b": "exp/random"})
+    assert r.status_code == 200
+    c = compare_runs(runs / "rule", runs / "exp" / "random")
+    p = c.paired
+    assert f"{p.mean_diff:+.2f}" in r.text and f"paired over {p.goals} common goals" in r.text.lower()
+    assert f"B better on {p.wins} goals, worse on {p.losses}, tied on {p.ties}" in r.text
+    assert f"{c.a.metrics.score:.1f} [" in r.text and f"{c.b.metrics.score:.1f} [" in r.text
+    assert 'href="/runs/rule/episodes/0"' in r.text and 'href="/runs/exp/random/episodes/0"' in r.text
+    assert "<style>" in r.text and "&lt;style&gt;" not in r.text
+    evil = client.get("/compare-runs", params={"a": "evil", "b": "rule"})
+    assert evil.status_code == 200 and "<script>" not in evil.text
+
+
+def test_episode_and_report_link_the_playwright_trace(client, runs):
+    r = client.get("/runs/traced/episodes/0")
+    assert r.status_code == 200 and 'href="/runs/traced/traces/goal-0.zip"' in r.text
+    assert f"playwright show-trace {(runs / 'traced' / 'traces' / 'goal-0.zip').resolve()}" in r.text
+    assert "traces/goal-1.zip" not in client.get("/runs/traced/episodes/1").text
+    z = client.get("/runs/traced/traces/goal-0.zip")
+    assert z.status_code == 200 and z.headers["content-type"] == "application/zip"
+    assert z.content == (runs / "traced" / "traces" / "goal-0.zip").read_bytes()
+    report = client.get("/runs/traced").text
+    assert 'href="/runs/traced/traces/goal-0.zip"' in report and "playwright show-trace" in report

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
+from shopsim.agents.cost import parse_prices
 from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.agents.summary_text import breakdown_lines, run_line, summary_rows
 from shopsim.commands import agent_options, load_shop, print_table, shop_args
 from shopsim.errors import ConfigError
 
@@ -19,6 +22,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from shopsim.simsite.profiles import get_profile
 
     profile = get_profile(args.profile)
+    if args.trace != "off" and args.adapter != "browser":
+        raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
+                          f"--adapter browser (not {args.adapter})")
+    prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
     if profile.name != "webshop" and args.adapter != "inprocess":
         raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
                           "its HTTP API is served by `shopsim serve --profile` for your own clients")
@@ -31,8 +38,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         n_goals, n_products = len(replay.goals), 0
         goals = parse_goal_spec(args.goals, n_goals)
         replay.check(goals)
-    elif args.bundle_map:
-        raise ConfigError("--bundle-map is for --adapter replay")
+    elif args.bundle_map or args.action_model != "sim":
+        raise ConfigError(f"{'--bundle-map' if args.bundle_map else '--action-model'} is for --adapter replay")
     else:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
@@ -43,44 +50,42 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      workers=args.workers, seed=args.seed, out=args.out, max_steps=max_steps,
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
                      agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
-                     profile=profile.name, task_mode=args.task_mode, engine=args.engine)
-    summary, extra = run_eval(cfg)
+                     action_model=args.action_model, profile=profile.name, task_mode=args.task_mode,
+                     engine=args.engine, trace=args.trace,
+                     price_per_1k_tokens=prices)
+    try:
+        summary, extra = run_eval(cfg)
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (RunTerminated): the summary says aborted
+        from shopsim.agents.runner import RunTerminated
+
+        how = "terminated (SIGTERM)" if isinstance(stop, RunTerminated) else "interrupted"
+        print(f"shopsim eval: {how}; finished episodes are kept in {args.out} (summary.json: status aborted); "
+              "run the same command again to resume", file=sys.stderr)
+        if isinstance(stop, RunTerminated):
+            return 143  # 128 + SIGTERM, as the shell reports a process SIGTERM ended
+        raise
     if args.json:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
         return 0
-    s = summary
     mode = "/" + args.browser_mode if args.adapter == "browser" else ""
     print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
-          f"({s.episodes} episodes, {extra['episodes_run_now']} run now)" + (f" on {n_products} products" if n_products else ""))
-    rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
-            ("r_strict / r_success", f"{s.r_strict:.3f} / {s.r_success:.3f}"),
-            ("attribute / option / price / type", f"{s.r_att:.3f} / {s.r_option:.3f} / {s.r_price:.3f} / {s.r_type:.3f}"),
-            ("average steps", f"{s.avg_steps:.2f}"),
-            ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
-            ("wall time", f"{extra['seconds']:.1f} s")]
-    if extra.get("bundles"):
-        used = [f"{b['path']} ({len(b['goals'])})" for b in extra["bundles"]]
-        rows.append(("bundles (episodes)", ", ".join(used[:3]) + (f", ... {len(used)} in all" if len(used) > 3 else "")))
-    if extra.get("agent_stats"):
-        t = extra["agent_stats"]["total"]
-        rows.append(("model requests / tokens (prompt + completion)",
-                     f"{t.get('requests', 0)} / {t.get('total_tokens', 0)} ({t.get('prompt_tokens', 0)} + "
-                     f"{t.get('completion_tokens', 0)})"))
-        rows.append(("protocol errors / repairs / fallbacks / retries",
-                     f"{t.get('protocol_errors', 0)} / {t.get('repairs', 0)} / {t.get('fallbacks', 0)} / {t.get('retries', 0)}"))
-    if "resume" in extra:
-        r = extra["resume"]
-        dropped = sum(r["episode_lines_dropped"].values()), sum(r["trace_lines_dropped"].values())
-        rows.append(("resumed: done before / rerun", f"{r['episodes_done']} / {r['episodes_rerun']} "
-                     f"(dropped {dropped[0]} episode + {dropped[1]} trace lines; details in summary.json)"))
-    print_table(rows)
+          f"({summary.episodes} episodes, {extra['episodes_run_now']} run now)"
+          + (f" on {n_products} products" if n_products else ""))
+    print_table(summary_rows(summary, extra))
+    for line in breakdown_lines(extra.get("breakdown") or {}):
+        print(line)
+    print(run_line(extra.get("run") or {}))
     print(f"traces: {args.out}/traces.jsonl  summary: {args.out}/summary.json  report: {args.out}/report.html")
+    if extra.get("traces"):
+        t = extra["traces"]
+        print(f"playwright traces ({t['mode']}): {t['kept']} in {args.out}/{t['folder']}/"
+              + (f"; open one with: playwright show-trace {args.out}/{t['example']}" if t.get("example") else ""))
     return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval`` to the command line."""
-    from shopsim.agents.runner import ADAPTERS
+    from shopsim.agents.runner import ADAPTERS, TRACE_MODES
 
     ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
     ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
@@ -97,6 +102,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="shopsim-v8: show every task in this mode (default: each task's own)")
     ev.add_argument("--strict", action="store_true")
     ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
+    ev.add_argument("--trace", default="off", choices=TRACE_MODES,
+                    help="browser adapter: save a Playwright trace per episode as OUT/traces/goal-<N>.zip "
+                         "(failures: only episodes with r_success 0; all: every episode); open one with "
+                         "`playwright show-trace FILE` (default: off)")
+    ev.add_argument("--price-per-1k-tokens", default=None, metavar="IN,OUT",
+                    help="prices of 1,000 prompt (input) and 1,000 completion (output) tokens, e.g. 0.15,0.6: "
+                         "adds the cost per episode and in total (from the agent's token counts) to the "
+                         "summary and report; any currency (default: no cost shown)")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
     ev.add_argument("--bundle", default=None, help="replay: a recorded bundle (it serves every goal), or a folder "
@@ -105,6 +118,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                       "goals the bundles carry)")
     ev.add_argument("--bundle-map", default=None, help="replay: JSON or JSONL mapping goal index or goal id (asin) "
                                                        "to a bundle folder (relative to --bundle, else to this file)")
+    ev.add_argument("--action-model", default="sim", choices=("sim", "native"),
+                    help="replay: real pages with the sim's action model (sim, the default: a search bar on the "
+                         "search page only) or the site's own search bar on every page (native)")
     shop_args(ev)
     ev.set_defaults(func=cmd_eval)
 

@@ -12,9 +12,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Literal
 
-from shopsim.errors import SessionError
+from shopsim.errors import ConfigError, SessionError
 from shopsim.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
 from shopsim.observation_text import render_observation_text
+from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
 from shopsim.simsite.v8.catalog import V8Product, V8Task
 from shopsim.simsite.v8.prices import resolve_price
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
@@ -75,6 +76,7 @@ class V8Session:
         self.detail: RewardDetail | None = None
         self._page = _Page()
         self._results: tuple[str, list[str]] | None = None
+        self.restored_task_mode: str | None = None
         self.state = self._render("ok", "")
 
     @property
@@ -147,6 +149,43 @@ class V8Session:
             self._page = _Page("product", page.query, page.page, page.asin, {**page.selected, axis: value})
         return "ok", ""
 
+    # ---- snapshots ------------------------------------------------------------------------------
+    def snapshot(self, *, task_mode: str | None = None, key: str | bytes | None = None) -> str:
+        """This session's state as an opaque token (:mod:`shopsim.simsite.snapshots`)."""
+        return encode(self.snapshot_state(task_mode), self.shop, key=key)
+
+    def snapshot_state(self, task_mode: str | None = None) -> V8SessionState:
+        """The state a token carries: the task's id, limits, counters and page (``task_mode`` is the caller's)."""
+        page = self._page
+        return V8SessionState(
+            task_id=self.task.task_id, task_mode=task_mode, interaction_mode=self.interaction_mode,  # type: ignore[arg-type]
+            max_actions=self.max_actions, actions=self.actions, done=self.done,
+            termination=self.termination, page=page.kind, query=page.query, page_num=page.page,  # type: ignore[arg-type]
+            asin=page.asin, selected=dict(page.selected), feedback=self.state.action_feedback,
+            message=self.state.feedback_message)
+
+    @classmethod
+    def from_snapshot(cls, shop: V8Shop, token: str, *, key: str | bytes | None = None) -> V8Session:
+        """A new session in a token's state; ``restored_task_mode`` keeps the mode the token recorded."""
+        state = decode(token, shop, key=key)
+        assert isinstance(state, V8SessionState)
+        try:
+            task = shop.task_by_id(state.task_id)
+        except ConfigError as exc:
+            raise SnapshotError(f"snapshot's {exc}") from None
+        _check_v8_state(shop, state)
+        session = cls(shop, task, max_actions=state.max_actions, interaction_mode=state.interaction_mode)
+        session.actions, session.done, session.termination = state.actions, state.done, state.termination
+        session._page = _Page(state.page, state.query, state.page_num, state.asin, dict(state.selected))
+        if state.termination == "purchase":
+            product = shop.products[state.asin or ""]
+            session.detail = score_v8_purchase(product, dict(state.selected), task, shop.product(task.asin), shop.terms)
+        elif state.termination is not None:
+            session.detail = zero_detail()
+        session.restored_task_mode = state.task_mode
+        session.state = session._render(state.feedback, state.message)
+        return session
+
     # ---- rendering ------------------------------------------------------------------------------
     def _search(self, query: str) -> list[str]:
         if self._results is None or self._results[0] != query:
@@ -210,3 +249,31 @@ class V8Session:
 
     def observation(self) -> str:
         return render_observation_text(self.state)
+
+
+def _check_v8_state(shop: V8Shop, s: V8SessionState) -> None:
+    """Refuse a state no sequence of actions reaches, so a restored session never renders a broken page."""
+    def bad(why: str) -> SnapshotError:
+        return SnapshotError(f"snapshot describes an impossible session: {why}")
+
+    if s.actions > s.max_actions or (not s.done and s.actions >= s.max_actions):
+        raise bad(f"{s.actions} actions taken with a limit of {s.max_actions}")
+    if not s.done == (s.termination is not None) == (s.page == "terminal"):
+        raise bad("its done flag, termination and page do not agree")
+    if s.page in ("search", "results") and (s.asin is not None or s.selected):
+        raise bad(f"a {s.page} page carries product state")
+    if s.page == "search" and s.query:
+        raise bad("the search page carries a query")
+    if s.page in ("results", "product") and not s.query:
+        raise bad(f"a {s.page} page needs the query that led to it")
+    if len(s.query) > MAX_QUERY_CHARS:
+        raise bad(f"its query is over {MAX_QUERY_CHARS} characters")
+    if s.page == "product" or s.termination == "purchase":
+        product = shop.products.get(s.asin or "")
+        if product is None:
+            raise bad(f"product {str(s.asin)[:40]!r} is not in this catalog")
+        for axis, value in s.selected.items():
+            if value not in {o.value for o in product.options.get(axis, ())}:
+                raise bad(f"{axis[:40]!r}={value[:40]!r} is not an option of {product.asin}")
+    elif s.page == "terminal" and s.asin is not None:
+        raise bad("only a purchase ends on a bought product")

@@ -1,0 +1,112 @@
+"""``shopsim data fetch``: download WebShop's published data, verify it, then prepare the store.
+
+``shopsim.commands.data`` adds this sub-command with :func:`add_fetch_parser`; ``python -m
+shopsim.commands.data_fetch fetch ...`` runs it on its own (the same options, the same one-line errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from shopsim.errors import ConfigError, ShopsimError
+
+__all__ = ["add_fetch_parser", "cmd_fetch", "main"]
+
+
+def _prepare_function() -> Any:
+    """The store's ``prepare_store(data_dir, out_dir)``, when the installed shopsim has one."""
+    try:
+        fn = getattr(importlib.import_module("shopsim.simsite.store"), "prepare_store", None)
+    except ImportError:  # no store package, or one that is only partly installed
+        return None
+    return fn if callable(fn) else None
+
+
+def cmd_fetch(args: argparse.Namespace) -> int:
+    """Download the set, verify every file, print what was fetched, then prepare the store (or say how)."""
+    from shopsim.simsite.fetch import Progress, fetch_files, load_manifest, read_checksums, select_files
+
+    if args.retries < 0 or args.retry_wait < 0:
+        raise ConfigError("--retries and --retry-wait must not be negative")
+    manifest = load_manifest()
+    pins = read_checksums(args.checksums) if args.checksums else None
+    files = select_files(manifest, args.set, pins)
+    out = Path(args.out)
+    results = fetch_files(files, out, base_url=args.base_url, trust_unverified=args.trust_unverified,
+                          retries=args.retries, retry_wait=args.retry_wait, progress=Progress(sys.stderr))
+    store = Path(args.store) if args.store else out / "store"
+    prepare = None if args.no_prepare else _prepare_function()
+    if args.json:
+        print(json.dumps({"files": [{"name": r.name, "path": str(r.path), "size": r.size, "sha256": r.sha256,
+                                     "verified": r.verified, "resumed_from": r.resumed_from,
+                                     "already_there": r.already_there} for r in results]}))
+    else:
+        print(f"shopsim data fetch: {args.set} set -> {out}")
+        for r in results:
+            status = {"sha256": "verified (SHA-256)", "size+prefix": "verified (size and SHA-256 prefix)",
+                      "unverified": "UNVERIFIED (trusted)"}[r.verified]
+            extra = " (already there)" if r.already_there else (f" (resumed at {r.resumed_from} bytes)" if r.resumed_from else "")
+            print(f"  {r.name:<26} {r.size:>13,} bytes  {status}{extra}")
+            if r.verified == "unverified":
+                print(f"    sha256 {r.sha256}  (pin it: put '{r.sha256}  {r.name}' in a file for --checksums)")
+        print(f"  source: {manifest.source}")
+        print(f"  license: {manifest.license}")
+    if args.no_prepare or prepare is None:
+        print(f"next: shopsim data prepare --data {out} --out {store}", file=sys.stderr)
+        return 0
+    if store.is_dir() and any(store.iterdir()) and all(r.already_there for r in results):
+        print(f"store already at {store} (nothing new downloaded); rebuild it with: shopsim data prepare "
+              f"--data {out} --out {store}", file=sys.stderr)
+        return 0
+    print(f"preparing the store in {store} ...", file=sys.stderr)
+    prepare(out, store)
+    print(f"store ready: shopsim run --data {store} ...", file=sys.stderr)
+    return 0
+
+
+def add_fetch_parser(dsub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``fetch`` to the ``shopsim data`` sub-commands."""
+    p = dsub.add_parser("fetch", help="download WebShop's published data files (resumable, verified), then prepare the store",
+                        description="Download WebShop's data files from where its setup.sh fetches them (Google Drive), "
+                                    "resumably, check them against the checksums shopsim ships, then prepare the store. "
+                                    "The data is WebShop's, for academic and research use only (its LICENSE.md).")
+    p.add_argument("--set", required=True, choices=("small", "all"),
+                   help="small: the 1,000-product set (setup.sh -d small); all: the full 1.18M products (-d all)")
+    p.add_argument("--out", required=True, help="folder to download into (created; partial files end in .part)")
+    p.add_argument("--base-url", default=None,
+                   help="a mirror instead of Google Drive: URL/NAME per file, or a template with {id} or {name}")
+    p.add_argument("--trust-unverified", action="store_true",
+                   help="download files that have no checksum on record (their SHA-256 is printed)")
+    p.add_argument("--checksums", default=None, metavar="FILE",
+                   help="SHA-256 pins in sha256sum format ('HEX  NAME' lines) that add to or replace shopsim's own")
+    p.add_argument("--store", default=None, help="where to prepare the store (default: OUT/store)")
+    p.add_argument("--no-prepare", action="store_true", help="only download and verify")
+    p.add_argument("--retries", type=int, default=4, help="retries per file after a dropped connection or server error")
+    p.add_argument("--retry-wait", type=float, default=1.0, help="seconds before the first retry (doubling after)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_fetch)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m shopsim.commands.data_fetch fetch ...``: the sub-command alone, with the CLI's error handling."""
+    parser = argparse.ArgumentParser(prog="shopsim data")
+    add_fetch_parser(parser.add_subparsers(dest="data_command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ShopsimError as exc:
+        print(f"shopsim: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
