@@ -407,6 +407,23 @@ def test_webshop_document_covers_the_served_api(web_spec: dict[str, Any], bundle
     assert served - documented == {("/api/docs", "get")}  # the HTML page about this document
 
 
+def test_v8_document_covers_the_served_api(v8_spec: dict[str, Any], v8_shop: Any) -> None:
+    """Every v8 ``/api/`` route (the snapshot routes included) is documented, with the shared error statuses."""
+    from shopsim.simsite.v8.service import create_v8_app
+
+    app = create_v8_app(v8_shop)
+    served = {(r.path, m.lower()) for r in app.routes if getattr(r, "path", "").startswith("/api/")
+              for m in (r.methods or ()) if m != "HEAD"}
+    documented = {(p, m) for p, ops in v8_spec["paths"].items() for m in ops}
+    assert served == documented
+    for path, ops in v8_spec["paths"].items():
+        for method, op in ops.items():
+            if "requestBody" in op:
+                assert {"400", "413", "415", "422"} <= set(op["responses"]), (method, path)
+            if "{lease}" in path:
+                assert {"404", "410"} <= set(op["responses"]), (method, path)
+
+
 # ---- (c) property-based fuzzing from the documents ----------------------------------------------------
 #: Any character, now and then a lone surrogate (json.dumps writes it as a \udXXX escape).
 _CHARS = st.integers(0, 7).flatmap(lambda pick: st.integers(0xD800, 0xDFFF).map(chr) if pick == 0 else st.characters())

@@ -15,7 +15,7 @@ from pydantic.json_schema import models_json_schema
 from shopsim.observation_state import ObservationState, V8Feedback
 from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, BodyErrorCode
 from shopsim.simsite.v8.reward import RewardDetail
-from shopsim.simsite.v8.service import ENVIRONMENT, V8Reset, V8StepRequest, V8Terminate
+from shopsim.simsite.v8.service import ENVIRONMENT, V8Reset, V8Restore, V8StepRequest, V8Terminate
 
 __all__ = [
     "ERROR_CODES",
@@ -23,6 +23,7 @@ __all__ = [
     "V8Error",
     "V8Health",
     "V8ResetResponse",
+    "V8Snapshot",
     "V8StepResponse",
     "v8_openapi_spec",
 ]
@@ -30,7 +31,7 @@ __all__ = [
 #: The shared body and handler codes (json_api) plus the v8 service's own.
 ErrorCode = Literal[
     BodyErrorCode, "invalid_tool_call", "unknown_task", "unknown_lease", "episode_over", "no_free_slot",
-    "lease_expired", "no_persona",
+    "lease_expired", "no_persona", "invalid_snapshot", "snapshot_too_large",
 ]
 ERROR_CODES: tuple[str, ...] = ErrorCode.__args__  # type: ignore[attr-defined]
 Termination = Literal["purchase", "action_limit", "generation_length"]
@@ -69,6 +70,12 @@ class V8ResetResponse(V8StepResponse):
         default=None, description="The full instruction; present only when the reset asked for include_private.")
 
 
+class V8Snapshot(_Response):
+    """An opaque token: restore it any number of times, here or on a server over the same catalog and tasks."""
+
+    snapshot: str = Field(description="Send it to POST /api/sessions/{lease}/restore or in a reset body.")
+
+
 class V8Error(_Response):
     """Every error body: a message for people and a stable code for programs."""
 
@@ -100,8 +107,8 @@ class V8Environment(BaseModel):
     observation_version: str
 
 
-_REQUESTS: list[type[BaseModel]] = [V8Reset, V8StepRequest, V8Terminate]
-_RESPONSES: list[type[BaseModel]] = [V8ResetResponse, V8StepResponse, V8Error, V8Health, V8Environment]
+_REQUESTS: list[type[BaseModel]] = [V8Reset, V8StepRequest, V8Terminate, V8Restore]
+_RESPONSES: list[type[BaseModel]] = [V8ResetResponse, V8StepResponse, V8Snapshot, V8Error, V8Health, V8Environment]
 
 _DESCRIPTION = """\
 The ShopSimulator v8 environment (`{env}`) over HTTP: reset a task, step with `search[...]` /
@@ -112,6 +119,14 @@ does not fail: it waits in a first-come queue until another client releases a sl
 an idle session expires, and only when no slot frees within the server's queue wait does it
 answer 503 `no_free_slot`. There is no 429 and no rate limit; release sessions you are done with.
 `GET /api/health` shows `slots`, `slots_in_use` and `waiting`.
+
+**Snapshots branch one state into many rollouts** (a GRPO group) without replaying actions:
+`POST /api/sessions/{{lease}}/snapshot` answers an opaque token (task, task mode, interaction mode,
+action limit, actions used, page); `POST /api/sessions/{{lease}}/restore` with `{{"snapshot": token}}`
+puts that session into the token's state, keeping its slot; a reset with `{{"snapshot": token}}`
+(task_id optional, then a check) opens a new session in it through the same queue. A restored
+session given the same actions answers the same bodies, byte for byte. A token that is malformed,
+altered, or from a server over another catalog or task set is 400 `invalid_snapshot`.
 
 Errors are JSON `{{"error": message, "code": code}}` (plus `detail` for 422 `invalid_body`):
 400 malformed JSON (also a BOM, lone surrogates, `NaN`, `Infinity`, `1e999`), 404 unknown lease /
@@ -143,6 +158,9 @@ def v8_openapi_spec() -> dict[str, Any]:
     expired = _err("the lease was idle past the session TTL (lease_expired); its slot was freed")
     no_lease = _err("no open session with this lease (unknown_lease): released, expired or never opened")
     over = _err("the episode has already ended (episode_over); start a new session")
+    wrong_method = _err("this method is not allowed on this path (method_not_allowed)")
+    bad_snapshot = ("the snapshot is malformed, altered, of another profile, or from a shop with another catalog "
+                    "or task set, or describes a state no session reaches (invalid_snapshot)")
     step_ok = {"description": "the session after the action", **_ref("V8StepResponse")}
     return {
         "openapi": "3.1.0",
@@ -152,10 +170,15 @@ def v8_openapi_spec() -> dict[str, Any]:
             "/api/sessions": {"post": {
                 "operationId": "reset", "summary": "Open a session on a task (waits in the queue when every slot is busy)",
                 "requestBody": {"required": True, **_ref("V8Reset")},
-                "responses": {"201": {"description": "the session and its first page", **_ref("V8ResetResponse")},
-                              **body, "404": _err("no task with this task_id (unknown_task)"),
-                              "422": _err("invalid body (invalid_body, with detail), or persona mode on a task "
-                                          "without a persona (no_persona)"),
+                "responses": {"201": {"description": "the session and its first page (the snapshot's page when "
+                                                     "one was sent)", **_ref("V8ResetResponse")},
+                              **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot
+                                                  + ", or not of the task_id sent beside it"),
+                              "404": _err("no task with this task_id (unknown_task)"),
+                              "422": _err("invalid body (invalid_body, with detail): neither task_id nor snapshot, "
+                                          "or a snapshot with task_mode, interaction_mode or max_actions (the "
+                                          "token carries them); or persona mode on a task without a persona "
+                                          "(no_persona)"),
                               "503": _err("no slot freed within the queue wait (no_free_slot)")}}},
             "/api/sessions/{lease}/step": {"post": {
                 "operationId": "step", "summary": "Apply one action", "parameters": lease,
@@ -169,6 +192,19 @@ def v8_openapi_spec() -> dict[str, Any]:
                 "parameters": lease, "requestBody": {"required": True, **_ref("V8Terminate")},
                 "responses": {"200": {"description": "the ended session", **_ref("V8StepResponse")},
                               **body, "404": no_lease, "409": over, "410": expired}}},
+            "/api/sessions/{lease}/snapshot": {"post": {
+                "operationId": "snapshot", "summary": "The session's state as an opaque token (no body)",
+                "parameters": lease,
+                "responses": {"200": {"description": "the token", **_ref("V8Snapshot")}, "404": no_lease,
+                              "405": wrong_method, "410": expired,
+                              "409": _err("the session's state is too large for a token (snapshot_too_large)")}}},
+            "/api/sessions/{lease}/restore": {"post": {
+                "operationId": "restore",
+                "summary": "Put the session into a snapshot's state (its task, mode and limits included)",
+                "parameters": lease, "requestBody": {"required": True, **_ref("V8Restore")},
+                "responses": {"200": {"description": "the session in the snapshot's state", **_ref("V8StepResponse")},
+                              **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot),
+                              "404": no_lease, "405": wrong_method, "410": expired}}},
             "/api/sessions/{lease}": {
                 "get": {"operationId": "get_session", "summary": "The session's current state", "parameters": lease,
                         "responses": {"200": {"description": "current state", **_ref("V8StepResponse")},

@@ -4,6 +4,13 @@ Every error is a JSON body ``{"error": message, "code": code}``; client mistakes
 500 (bodies and errors come from :mod:`shopsim.simsite.json_api`, shared with the WebShop API). A
 full slot pool queues new sessions fairly (503 only after the wait limit). Each reset carries the
 frozen ``environment.json`` version.
+
+Snapshots (:mod:`shopsim.simsite.snapshots`) let a trainer branch one state into many rollouts
+without replaying actions: ``POST /api/sessions/{lease}/snapshot`` answers an opaque token (task,
+task mode, interaction mode, action limit, actions used, page), ``POST /api/sessions/{lease}/restore``
+puts a leased session into a token's state (no new slot), and a reset with ``{"snapshot": token}``
+opens a new session in it (through the same queue as any reset). A token that is malformed, altered
+or from a shop with another catalog or task set is 400 ``invalid_snapshot``.
 """
 
 from __future__ import annotations
@@ -14,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -30,6 +38,7 @@ from shopsim.simsite.json_api import (
     read_json_body,
     strict_json_loads,
 )
+from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
 from shopsim.simsite.v8.catalog import public_persona
 from shopsim.simsite.v8.environment import ENVIRONMENT, environment_info
 from shopsim.simsite.v8.session import V8Session, V8Step
@@ -37,21 +46,53 @@ from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
 from shopsim.tool_calls import canonical_action
 
-__all__ = ["ENVIRONMENT", "V8Reset", "V8StepRequest", "V8Terminate", "create_v8_app", "environment_info"]
+__all__ = ["ENVIRONMENT", "V8Reset", "V8Restore", "V8StepRequest", "V8Terminate", "create_v8_app", "environment_info"]
 
 MAX_BODY = MAX_BODY_BYTES  # the documented limit, shared with the WebShop API
 
 
+#: Reset fields a snapshot token already carries: giving them beside one would be ambiguous (422).
+_TOKEN_FIELDS = ("task_mode", "interaction_mode", "max_actions")
+_SNAPSHOT_DOC = "A token from POST /api/sessions/{lease}/snapshot (this server, or another over the same shop)."
+
+
 class V8Reset(BaseModel):
-    """Open a session on task ``task_id``; strict, so ``true`` or ``3538.0`` is not a task id (422)."""
+    """Open a session on task ``task_id``, or in a snapshot's state; strict, so ``true`` or ``3538.0`` is not a
+    task id (422).
+
+    A snapshot carries its task, task mode, interaction mode and action limit, so beside one only
+    ``include_private`` and ``task_id`` (a check: it must be the token's task) may be given.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    task_id: int
+    task_id: int | None = Field(default=None, description="The task to open; required unless snapshot is given.")
     task_mode: Literal["standard", "persona"] | None = None
     interaction_mode: Literal["single_turn", "multi_turn"] = "single_turn"
     max_actions: int | None = Field(default=None, ge=1, le=10_000)
     include_private: bool = False
+    snapshot: str | None = Field(default=None, max_length=MAX_TOKEN_CHARS,
+                                 description=_SNAPSHOT_DOC + " Opens the session in the token's state.")
+
+    @model_validator(mode="after")
+    def _task_or_snapshot(self) -> V8Reset:
+        if self.snapshot is None:
+            if self.task_id is None:
+                raise ValueError("send task_id, or a snapshot to open the session in")
+            return self
+        clash = [name for name in _TOKEN_FIELDS if name in self.model_fields_set]
+        if clash:
+            raise ValueError(f"a snapshot carries its own task mode, interaction mode and action limit: "
+                             f"drop {', '.join(clash)}")
+        return self
+
+
+class V8Restore(BaseModel):
+    """Put a leased session into a snapshot's state (its task, mode and limits included)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    snapshot: str = Field(max_length=MAX_TOKEN_CHARS, description=_SNAPSHOT_DOC)
 
 
 class V8StepRequest(BaseModel):
@@ -95,8 +136,11 @@ def _arguments(arguments: Any) -> Any:
 
 
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
-                  extra_routes: Sequence[BaseRoute] = ()) -> Starlette:
-    """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer)."""
+                  extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None) -> Starlette:
+    """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer).
+
+    ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
+    """
     leases: dict[str, _Lease] = {}
 
     def sweep() -> None:
@@ -128,22 +172,56 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
             "actions_used": s.actions, "max_actions": s.max_actions,
         }
 
+    fingerprinted = False
+
+    async def fingerprint() -> None:
+        """The shop's fingerprint, hashed once in a worker thread: it reads every product (0.2 s for the
+        2,000 bundled), and the event loop must keep serving other leases meanwhile."""
+        nonlocal fingerprinted
+        if not fingerprinted:
+            await run_in_threadpool(shop_fingerprint, shop)
+            fingerprinted = True
+
+    def from_token(token: str) -> tuple[V8Session, str]:
+        """A session in the token's state and its task mode; any refusal is 400 invalid_snapshot."""
+        try:
+            session = V8Session.from_snapshot(shop, token, key=snapshot_key)
+        except SnapshotError as exc:
+            raise ClientError(400, "invalid_snapshot", str(exc)) from None
+        task = session.task
+        mode = session.restored_task_mode or task.task_mode
+        if mode == "persona" and task.user_persona is None:
+            raise ClientError(400, "invalid_snapshot", f"snapshot is in persona mode, but task {task.task_id} has "
+                              "no persona")
+        return session, mode
+
     async def create(request: Request) -> Response:
         body: V8Reset = await read_json_body(request, V8Reset)
-        try:
-            task = shop.task_by_id(body.task_id)
-        except ConfigError as exc:
-            return json_error(404, "unknown_task", str(exc))
-        mode = body.task_mode or task.task_mode
-        if mode == "persona" and task.user_persona is None:
-            return json_error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its product); "
-                              "use task_mode standard")
+        restored: V8Session | None = None
+        if body.snapshot is not None:  # checked before queueing: a bad token never waits for a slot
+            await fingerprint()
+            restored, mode = from_token(body.snapshot)
+            task = restored.task
+            if body.task_id is not None and body.task_id != task.task_id:
+                raise ClientError(400, "invalid_snapshot", f"snapshot is of task {task.task_id}, not task_id "
+                                  f"{body.task_id}")
+        else:
+            assert body.task_id is not None  # V8Reset's validator
+            try:
+                task = shop.task_by_id(body.task_id)
+            except ConfigError as exc:
+                return json_error(404, "unknown_task", str(exc))
+            mode = body.task_mode or task.task_mode
+            if mode == "persona" and task.user_persona is None:
+                return json_error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its "
+                                  "product); use task_mode standard")
         try:
             slot = await pool.acquire(queue_timeout_s)
         except SlotTimeout as exc:
             return json_error(503, "no_free_slot", str(exc))
         try:
-            session = V8Session(shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
+            session = restored if restored is not None else V8Session(
+                shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
         except BaseException:
             pool.release(slot)
             raise
@@ -152,7 +230,7 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
         out = {
             "lease_id": lid, "env_idx": slot, "task_id": task.task_id, "task_instruction": task.instruction_for(mode),
             "user_persona": public_persona(task.user_persona) if mode == "persona" else None,
-            "task_mode": mode, "interaction_mode": body.interaction_mode,
+            "task_mode": mode, "interaction_mode": session.interaction_mode,
             "environment_version": ENVIRONMENT["environment_version"], **step_body(lease),
         }
         if body.include_private:
@@ -182,6 +260,22 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
         except SessionError as exc:
             return json_error(409, "episode_over", str(exc))
         return JSONResponse(step_body(lease, result))
+
+    async def snapshot(request: Request) -> Response:
+        lease = lease_of(request)
+        await fingerprint()
+        try:
+            token = lease.session.snapshot(task_mode=lease.task_mode, key=snapshot_key)
+        except SnapshotError as exc:  # a state too large for a token
+            raise ClientError(409, "snapshot_too_large", str(exc)) from None
+        return JSONResponse({"snapshot": token})
+
+    async def restore(request: Request) -> Response:
+        lease = lease_of(request)
+        body: V8Restore = await read_json_body(request, V8Restore)
+        await fingerprint()
+        lease.session, lease.task_mode = from_token(body.snapshot)  # the lease keeps its slot
+        return JSONResponse(step_body(lease))
 
     async def get(request: Request) -> Response:
         return JSONResponse(step_body(lease_of(request)))
@@ -213,6 +307,8 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
         Route("/api/sessions", create, methods=["POST"]),
         Route("/api/sessions/{lease}/step", step, methods=["POST"]),
         Route("/api/sessions/{lease}/terminate", terminate, methods=["POST"]),
+        Route("/api/sessions/{lease}/snapshot", snapshot, methods=["POST"]),
+        Route("/api/sessions/{lease}/restore", restore, methods=["POST"]),
         Route("/api/sessions/{lease}", get, methods=["GET"]),
         Route("/api/sessions/{lease}", release, methods=["DELETE"]),
         Route("/api/health", health),

@@ -177,6 +177,10 @@ class V8Session:
         session = cls(shop, task, max_actions=state.max_actions, interaction_mode=state.interaction_mode)
         session.actions, session.done, session.termination = state.actions, state.done, state.termination
         session._page = _Page(state.page, state.query, state.page_num, state.asin, dict(state.selected))
+        if state.page in ("results", "product") and state.query is not None:
+            pages = max(1, math.ceil(len(session._search(state.query)) / PAGE_SIZE))
+            if not 1 <= state.page_num <= pages:  # a re-signed token can name a page no session reaches
+                raise SnapshotError(f"snapshot describes an impossible session: page {state.page_num} of {pages}")
         if state.termination == "purchase":
             product = shop.products[state.asin or ""]
             session.detail = score_v8_purchase(product, dict(state.selected), task, shop.product(task.asin), shop.terms)
