@@ -5,7 +5,8 @@ goes to its ``traces.part<N>.jsonl``, every finished episode to the parent throu
 ``trace`` on, each browser episode's Playwright trace is saved as ``traces/goal-<N>.zip`` (with
 ``failures``, only when the episode's r_success is 0) and its path recorded in the episode.
 Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
-them, so an aborted run never leaves browsers behind.
+them, so an aborted run never leaves browsers behind. :class:`EpisodePlayer` is the part both
+executors share: the Ray actors (``agents.ray_executor``) play episodes with it too.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """``shopsim eval``: run an agent over goals through any page source, in parallel, resumably.
 
 Each worker process builds its own shop, page source (and browser) and runs a slice of the goals
-(``agents.run_worker``). Every step goes to ``traces.jsonl``; every finished episode to
+(``agents.run_worker``); with ``executor="ray"`` Ray actors play them and send every record and
+step back here, to be written the same way (``agents.ray_executor``). Every step goes to ``traces.jsonl``; every finished episode to
 ``episodes.jsonl`` as soon as it ends (which makes a run resumable: goals already there are
 skipped, even after a crash; what resuming drops and reruns is reported on stderr and in
 ``summary.json``'s ``"resume"``); at the end ``episodes.jsonl`` is rewritten in goal order (so equal
@@ -24,7 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from shopsim.agents.evaluate import Summary, sum_counts
 from shopsim.agents.metrics import compute_metrics
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.replay_goals import ReplayGoals
-from shopsim.agents.run_config import ADAPTERS, TRACE_MODES, EvalConfig, forget_shop, run_shop
+from shopsim.agents.run_config import ADAPTERS, EXECUTORS, TRACE_MODES, EvalConfig, forget_shop, run_shop
 from shopsim.agents.run_files import Progress, merge_traces, read_episodes, resume_note, write_atomic
 from shopsim.agents.run_meta import run_metadata
 from shopsim.agents.run_worker import TRACE_DIR, clear_part_dirs, run_todo
@@ -45,7 +46,7 @@ from shopsim.simsite.shop import Shop
 if TYPE_CHECKING:
     from shopsim.simsite.server import ServerThread
 
-__all__ = ["ADAPTERS", "TRACE_MODES", "EvalConfig", "RunTerminated", "run_eval", "start_server"]
+__all__ = ["ADAPTERS", "EXECUTORS", "TRACE_MODES", "EvalConfig", "RunTerminated", "run_eval", "start_server"]
 
 class RunTerminated(KeyboardInterrupt):
     """SIGTERM during a run, raised in the main thread so the run can say it was stopped."""
@@ -109,6 +110,12 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     if cfg.trace != "off" and cfg.adapter != "browser":
         raise ConfigError(f"--trace {cfg.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (this run uses --adapter {cfg.adapter})")
+    if cfg.address is not None and cfg.executor != "ray":
+        raise ConfigError(f"--address {cfg.address} names a Ray cluster: it needs --executor ray")
+    if cfg.executor == "ray":  # before anything is written: without Ray, one line that says how to get it
+        from shopsim.agents.ray_executor import require_ray
+
+        require_ray()
     started = datetime.now(UTC)
     out = Path(cfg.out)
     replay = ReplayGoals.for_run(cfg)
@@ -154,7 +161,8 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
                resume=resume, trace_drops=trace_drops)
     try:
         with _sigterm_raises(), ExitStack() as stack:
-            if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None:
+            # Ray actors serve their own shop: the driver's 127.0.0.1 may be out of their reach.
+            if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None and cfg.executor == "local":
                 served = run_shop(cfg)
                 if len(todo) > 50:
                     served.prime_nouns()
@@ -171,7 +179,12 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
                         finished[g] = rec
                         bar.update()
 
-                    run_todo(cfg, todo, take)
+                    if cfg.executor == "ray":
+                        from shopsim.agents.ray_executor import run_todo_ray
+
+                        ctx.ray = asdict(run_todo_ray(cfg, todo, take))
+                    else:
+                        run_todo(cfg, todo, take)
     except BaseException as exc:
         bar.close()
         forget_shop()
@@ -199,6 +212,8 @@ class _Run:
     replay: ReplayGoals | None
     resume: dict[str, Any] | None
     trace_drops: Counter[str]
+    #: The Ray executor's figures (address, actors, retries), when it ran.
+    ray: dict[str, Any] | None = None
 
 
 def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summary, dict[str, Any]]:
@@ -222,7 +237,10 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
         "unique_items": metrics.unique_items, "searches_per_episode": metrics.searches_per_episode,
         "ci": head["ci"], "failures": head["failures"], "primary_failures": head["primary_failures"],
         "seconds": elapsed, "episodes_run_now": len(ctx.todo), "adapter": cfg.adapter, "agent": cfg.agent,
+        "executor": cfg.executor,
     }
+    if ctx.ray is not None:
+        extra["ray"] = ctx.ray
     if cfg.profile != "webshop":
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,

@@ -29,6 +29,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if profile.name != "webshop" and args.adapter != "inprocess":
         raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
                           "its HTTP API is served by `shopsim serve --profile` for your own clients")
+    if args.address is not None and args.executor != "ray":
+        raise ConfigError(f"--address {args.address} names a Ray cluster: it needs --executor ray")
+    if args.executor == "ray":  # fail before loading anything: one line that says how to install Ray
+        from shopsim.agents.ray_executor import require_ray
+
+        require_ray()
     options = agent_options(args.agent_option)
     make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
     if args.adapter == "replay":
@@ -47,7 +53,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     max_steps = args.max_steps or profile.default_max_actions or 15
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
-                     workers=args.workers, seed=args.seed, out=args.out, max_steps=max_steps,
+                     workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,
+                     out=args.out, max_steps=max_steps,
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
                      agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
                      action_model=args.action_model, profile=profile.name, task_mode=args.task_mode,
@@ -68,7 +75,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
         return 0
     mode = "/" + args.browser_mode if args.adapter == "browser" else ""
-    print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode} goals={args.goals} "
+    on = f" executor=ray ({args.workers} actors)" if args.executor == "ray" else ""
+    print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode}{on} goals={args.goals} "
           f"({summary.episodes} episodes, {extra['episodes_run_now']} run now)"
           + (f" on {n_products} products" if n_products else ""))
     print_table(summary_rows(summary, extra))
@@ -85,7 +93,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval`` to the command line."""
-    from shopsim.agents.runner import ADAPTERS, TRACE_MODES
+    from shopsim.agents.ray_executor import INSTALL_HINT
+    from shopsim.agents.runner import ADAPTERS, EXECUTORS, TRACE_MODES
 
     ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
     ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
@@ -94,7 +103,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--browser", default=None, help="path to a Chromium executable")
     ev.add_argument("--url", default=None, help="a running shop server (default: start one on 127.0.0.1)")
     ev.add_argument("--goals", default="0:100", help="'A:B', 'N', 'A,B,C' or test/eval/train")
-    ev.add_argument("--workers", type=int, default=1)
+    ev.add_argument("--workers", type=int, default=1, help="worker processes (local) or Ray actors (ray)")
+    ev.add_argument("--executor", default="local", choices=EXECUTORS,
+                    help="local: worker processes on this machine (default); ray: Ray actors, on a local "
+                         f"cluster sized by --workers or the one --address names ({INSTALL_HINT})")
+    ev.add_argument("--address", default=None, metavar="auto|ray://HOST:PORT",
+                    help="--executor ray: connect to this running Ray cluster (default: start a local one)")
     ev.add_argument("--out", default="runs/latest", help="run folder (resumes when it has finished episodes)")
     ev.add_argument("--max-steps", type=int, default=None,
                     help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
