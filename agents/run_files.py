@@ -9,43 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-__all__ = ["Progress", "merge_traces", "read_episodes", "resume_note", "write_atomic"]
-
-
-class Progress:
-    """A one-line progress bar on stderr (episodes done / total, rate, ETA); silent off a TTY."""
-
-    def __init__(self, total: int, enabled: bool, stream: TextIO | None = None):
-        self.stream = stream if stream is not None else sys.stderr
-        self.total, self.done = total, 0
-        self.enabled = enabled and total > 0 and bool(getattr(self.stream, "isatty", lambda: False)())
-        self.t0 = self.last = time.monotonic()
-        self.closed = False
-
-    def update(self, n: int = 1) -> None:
-        self.done += n
-        now = time.monotonic()
-        if self.enabled and (now - self.last >= 0.1 or self.done >= self.total):
-            self.last = now
-            rate = self.done / max(now - self.t0, 1e-9)
-            eta = (self.total - self.done) / rate if rate > 0 else 0.0
-            filled = int(30 * self.done / self.total)
-            bar = "#" * filled + "." * (30 - filled)
-            self.stream.write(f"\r  eval [{bar}] {self.done}/{self.total}  {rate:.1f} ep/s  ETA {eta:.0f}s ")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled and not self.closed:
-            self.stream.write("\n")
-            self.stream.flush()
-        self.closed = True
+__all__ = ["merge_traces", "read_episodes", "resume_note", "write_atomic"]
 
 
 def _lines(path: Path) -> Iterator[tuple[bytes, bool]]:

@@ -63,7 +63,10 @@ def _catalog_files(cfg: Any) -> list[Path]:
         return [find_v8_catalog(cfg.data)]
     from shopsim.simsite.catalog import default_catalog_dir
     from shopsim.simsite.loader import find_catalog_files
+    from shopsim.simsite.store import is_store
 
+    if cfg.data and is_store(cfg.data):  # its manifest holds every file's and source's SHA-256
+        return [Path(cfg.data) / "store.json"]
     files = find_catalog_files(Path(cfg.data) if cfg.data else default_catalog_dir())
     return [p for p in (files.items, files.attributes, files.human_instructions, files.reviews) if p is not None]
 

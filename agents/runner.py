@@ -37,10 +37,11 @@ from shopsim.agents.metrics import compute_metrics
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.replay_goals import ReplayGoals
 from shopsim.agents.run_config import ADAPTERS, EXECUTORS, TRACE_MODES, EvalConfig, forget_shop, run_shop
-from shopsim.agents.run_files import Progress, merge_traces, read_episodes, resume_note, write_atomic
+from shopsim.agents.run_files import merge_traces, read_episodes, resume_note, write_atomic
 from shopsim.agents.run_meta import run_metadata
 from shopsim.agents.run_worker import TRACE_DIR, clear_part_dirs, run_todo
 from shopsim.errors import ConfigError
+from shopsim.progress import Progress
 from shopsim.simsite.shop import Shop
 
 if TYPE_CHECKING:
@@ -156,7 +157,7 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     (out / "config.json").write_text(scrub.text(cfg.saved_json()))
     meta = run_metadata(cfg, started=started, goals=replay.goals if replay is not None else None)
     t0 = time.perf_counter()
-    bar = Progress(len(todo), progress)
+    bar = Progress("eval", len(todo), " ep", enabled=None if progress else False)
     ctx = _Run(cfg=cfg, out=out, finished=finished, scrub=scrub, meta=meta, t0=t0, todo=todo, replay=replay,
                resume=resume, trace_drops=trace_drops)
     try:

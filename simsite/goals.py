@@ -12,6 +12,7 @@ import itertools
 import math
 import random
 from collections import defaultdict
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -22,15 +23,22 @@ from shopsim.simsite.models import Goal, Product
 
 __all__ = [
     "GOAL_SHUFFLE_SEED",
+    "NO_PRICE_LIMIT",
     "PRICE_RANGE",
     "SPLITS",
     "generate_prices",
+    "goal_weight",
+    "human_goal",
     "human_goals",
     "load_goal_file",
     "load_price_file",
+    "option_combo",
+    "option_combo_count",
     "parse_goal_spec",
     "price_limit",
+    "price_text",
     "shuffle_goals",
+    "synthetic_goal",
     "synthetic_goals",
 ]
 
@@ -41,12 +49,17 @@ NO_PRICE_LIMIT = 1000000.0
 SPLITS: dict[str, tuple[int, int | None]] = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
 
 
-def generate_prices(products: list[Product], rng: random.Random) -> dict[str, float]:
+def generate_prices(products: Sequence[Product], rng: random.Random) -> dict[str, float]:
     """One price per product: its single price, or a uniform draw inside its range."""
     prices: dict[str, float] = {}
     for p in products:
         prices[p.asin] = p.pricing[0] if len(p.pricing) == 1 else rng.uniform(*p.pricing[:2])
     return prices
+
+
+def price_text(upper: float) -> str:
+    """The instruction's price clause for a limit (none for :data:`NO_PRICE_LIMIT`)."""
+    return "" if upper == NO_PRICE_LIMIT else f", and price lower than {upper:.2f} dollars"
 
 
 def price_limit(price: float, rng: random.Random) -> tuple[float, str]:
@@ -55,12 +68,50 @@ def price_limit(price: float, rng: random.Random) -> tuple[float, str]:
     if len(candidates) < 2:
         return NO_PRICE_LIMIT, ""
     _, upper = sorted(rng.sample(candidates, 2))
-    return upper, f", and price lower than {upper:.2f} dollars"
+    return upper, price_text(upper)
 
 
-def synthetic_goals(products: list[Product], prices: dict[str, float], rng: random.Random) -> list[Goal]:
+def option_combo_count(p: Product) -> int:
+    """How many synthetic goals the product makes: one per combination of its option values."""
+    return math.prod(len(values) for values in p.options.values())
+
+
+def option_combo(p: Product, index: int) -> dict[str, str]:
+    """Combination ``index`` in ``itertools.product`` order over the sorted option names."""
+    names = sorted(p.options)
+    values: list[str] = []
+    for name in reversed(names):
+        index, digit = divmod(index, len(p.options[name]))
+        values.append(p.options[name][digit])
+    return dict(zip(names, reversed(values), strict=True))
+
+
+def goal_weight(attrs: list[str], counts: dict[str, int]) -> float:
+    """A synthetic goal's draw weight: its attributes' mean inverse frequency over all goals."""
+    return sum(1.0 / counts[a] for a in attrs) / len(attrs)
+
+
+def synthetic_goal(p: Product, goal_options: dict[str, str], upper: float, weight: float) -> Goal:
+    """One synthetic goal: the product's instruction, its option values and the price clause."""
+    option_text = ", and ".join(f"{k}: {v}" for k, v in goal_options.items())
+    option_text = " with " + option_text if option_text else ""
+    return Goal(
+        asin=p.asin,
+        category=p.category,
+        query=p.query,
+        name=p.title,
+        product_category=p.product_category,
+        instruction_text=f"{p.instruction_text}{option_text}{price_text(upper)}",
+        attributes=p.instruction_attributes or [],
+        price_upper=upper,
+        goal_options=goal_options,
+        weight=weight,
+    )
+
+
+def synthetic_goals(products: Sequence[Product], prices: Mapping[str, float], rng: random.Random) -> list[Goal]:
     """WebShop's synthetic goals: one per combination of a product's option values."""
-    raw: list[dict] = []
+    drawn: list[tuple[Product, float]] = []
     counts: dict[str, int] = defaultdict(int)
     for p in products:
         if p.instruction_text is None:
@@ -68,53 +119,47 @@ def synthetic_goals(products: list[Product], prices: dict[str, float], rng: rand
         attrs = p.instruction_attributes or []
         if not attrs:
             raise DataError(f"product {p.asin}: has an instruction but no instruction_attributes")
-        upper, price_text = price_limit(prices[p.asin], rng)
+        upper, _ = price_limit(prices[p.asin], rng)
+        drawn.append((p, upper))
+        n = option_combo_count(p)
+        for a in attrs:
+            counts[a] += n
+    goals: list[Goal] = []
+    for p, upper in drawn:
+        if not option_combo_count(p):
+            continue  # an option axis without values: no combinations, no goals (and no weight to draw)
+        weight = goal_weight(p.instruction_attributes or [], counts)
         names = sorted(p.options)
         for combo in itertools.product(*(p.options[n] for n in names)):
-            goal_options = dict(zip(names, combo, strict=True))
-            option_text = ", and ".join(f"{k}: {v}" for k, v in goal_options.items())
-            option_text = " with " + option_text if option_text else ""
-            raw.append(
-                {
-                    "asin": p.asin,
-                    "category": p.category,
-                    "query": p.query,
-                    "name": p.title,
-                    "product_category": p.product_category,
-                    "instruction_text": f"{p.instruction_text}{option_text}{price_text}",
-                    "attributes": attrs,
-                    "price_upper": upper,
-                    "goal_options": goal_options,
-                }
-            )
-            for a in attrs:
-                counts[a] += 1
-    return [Goal(**g, weight=sum(1.0 / counts[a] for a in g["attributes"]) / len(g["attributes"])) for g in raw]
+            goals.append(synthetic_goal(p, dict(zip(names, combo, strict=True)), upper, weight))
+    return goals
 
 
-def human_goals(products: list[Product], prices: dict[str, float], rng: random.Random) -> list[Goal]:
+def human_goal(p: Product, rec: dict, upper: float) -> Goal:
+    """One human goal from a product's human-written instruction record."""
+    return Goal(
+        asin=p.asin,
+        category=p.category,
+        query=p.query,
+        name=p.title,
+        product_category=p.product_category,
+        instruction_text=str(rec.get("instruction", "")).strip(".") + price_text(upper),
+        attributes=rec.get("instruction_attributes") or [],
+        price_upper=upper,
+        goal_options=list(rec.get("instruction_options") or []),
+        weight=1.0,
+    )
+
+
+def human_goals(products: Sequence[Product], prices: Mapping[str, float], rng: random.Random) -> list[Goal]:
     """WebShop's human goals: one per human-written instruction with non-empty attributes."""
     goals: list[Goal] = []
     for p in products:
         for rec in p.human_instructions:
-            attrs = rec.get("instruction_attributes") or []
-            if not attrs:
+            if not rec.get("instruction_attributes"):
                 continue
-            upper, price_text = price_limit(prices[p.asin], rng)
-            goals.append(
-                Goal(
-                    asin=p.asin,
-                    category=p.category,
-                    query=p.query,
-                    name=p.title,
-                    product_category=p.product_category,
-                    instruction_text=str(rec.get("instruction", "")).strip(".") + price_text,
-                    attributes=attrs,
-                    price_upper=upper,
-                    goal_options=list(rec.get("instruction_options") or []),
-                    weight=1.0,
-                )
-            )
+            upper, _ = price_limit(prices[p.asin], rng)
+            goals.append(human_goal(p, rec, upper))
     return goals
 
 

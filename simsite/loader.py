@@ -30,16 +30,30 @@ from shopsim.errors import DataError
 from shopsim.simsite.models import Product, ProductReview
 
 __all__ = [
+    "AttributeRecord",
     "CatalogFiles",
     "DataWarning",
+    "attribute_record",
+    "check_instruction",
     "find_catalog_files",
+    "human_records",
     "iter_jsonl",
+    "json_kind",
     "load_json",
     "load_products",
+    "load_side_files",
+    "make_product",
     "one_line",
     "parse_number",
     "parse_pricing",
+    "product_fields",
+    "product_records",
+    "record_asin",
+    "review_asin",
+    "review_entry",
+    "review_records",
     "short_repr",
+    "warn_duplicates",
 ]
 
 _PRICE_STRIP = re.compile(r"[^\d.]")
@@ -84,9 +98,12 @@ def find_catalog_files(data_dir: str | Path) -> CatalogFiles:
     )
 
 
-def _kind(value: Any) -> str:
+def json_kind(value: Any) -> str:
     """What a value is, in JSON's words, for error messages."""
     return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+_kind = json_kind
 
 
 def short_repr(value: Any) -> str:
@@ -260,31 +277,46 @@ def _review(r: Any, where: str) -> ProductReview:
     )
 
 
+def review_asin(rec: dict[str, Any], i: int, path: Path) -> str:
+    """The ASIN of review record ``i`` (checked first, so errors name it)."""
+    asin = rec.get("asin")
+    if not isinstance(asin, str):
+        raise DataError(f"{path}: record {i}: field 'asin': expected a string, got {_kind(asin)}")
+    return asin
+
+
+def review_entry(rec: dict[str, Any], i: int, asin: str, path: Path) -> tuple[list[ProductReview], str]:
+    """One review record's reviews and average rating (as text), checked."""
+    where = f"{path}: record {i} (asin {one_line(asin)})"
+    items = rec.get("reviews")
+    if items is None:
+        items = []
+    if not isinstance(items, list):
+        raise DataError(f"{where}: field 'reviews': expected a list, got {_kind(items)}")
+    rating = rec.get("average_rating", "N.A.")
+    if isinstance(rating, bool) or not isinstance(rating, (str, int, float, type(None))):
+        raise DataError(f"{where}: field 'average_rating': expected a number or a string, got {_kind(rating)}")
+    return [_review(r, f"{where}: reviews[{j}]") for j, r in enumerate(items)], str(rating)
+
+
+def review_records(raw: Any, path: Path) -> list[dict[str, Any]]:
+    """The review file's records, checked to be a list of objects."""
+    return _objects(raw, str(path), "a JSON list of review records", ": record {}")
+
+
 def _reviews(path: Path | None) -> tuple[dict[str, list[ProductReview]], dict[str, str]]:
     """Reviews and average ratings per ASIN; a later record for the same ASIN wins, as in WebShop."""
     reviews: dict[str, list[ProductReview]] = {}
     ratings: dict[str, str] = {}
     if path is None:
         return reviews, ratings
-    for i, rec in enumerate(_objects(load_json(path), str(path), "a JSON list of review records", ": record {}")):
-        asin = rec.get("asin")
-        if not isinstance(asin, str):
-            raise DataError(f"{path}: record {i}: field 'asin': expected a string, got {_kind(asin)}")
-        where = f"{path}: record {i} (asin {one_line(asin)})"
-        items = rec.get("reviews")
-        if items is None:
-            items = []
-        if not isinstance(items, list):
-            raise DataError(f"{where}: field 'reviews': expected a list, got {_kind(items)}")
-        rating = rec.get("average_rating", "N.A.")
-        if isinstance(rating, bool) or not isinstance(rating, (str, int, float, type(None))):
-            raise DataError(f"{where}: field 'average_rating': expected a number or a string, got {_kind(rating)}")
-        reviews[asin] = [_review(r, f"{where}: reviews[{j}]") for j, r in enumerate(items)]
-        ratings[asin] = str(rating)
+    for i, rec in enumerate(review_records(load_json(path), path)):
+        asin = review_asin(rec, i, path)
+        reviews[asin], ratings[asin] = review_entry(rec, i, asin, path)
     return reviews, ratings
 
 
-def _warn_duplicates(path: Path, skipped: list[str]) -> None:
+def warn_duplicates(path: Path, skipped: list[str]) -> None:
     """One warning for all duplicate-ASIN records skipped (WebShop drops them without a word)."""
     distinct = list(dict.fromkeys(skipped))
     shown = ", ".join(one_line(a) for a in distinct[:5])
@@ -293,6 +325,17 @@ def _warn_duplicates(path: Path, skipped: list[str]) -> None:
     n = len(skipped)
     warnings.warn(f"{path}: {n} duplicate ASIN{'' if n == 1 else 's'} skipped (first wins): {shown}",
                   DataWarning, stacklevel=3)
+
+
+def load_side_files(files: CatalogFiles) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The attribute and human-instruction files (``{}`` for a file the folder lacks)."""
+    return (_load_object(files.attributes, "attributes and instructions"),
+            _load_object(files.human_instructions, "human instructions"))
+
+
+def product_records(raw: Any, path: Path) -> list[dict[str, Any]]:
+    """The product file's records, checked to be a list of objects."""
+    return _objects(raw, str(path), "a JSON list of products", ": record {}")
 
 
 def load_products(
@@ -305,43 +348,50 @@ def load_products(
     File order is kept; records with ASIN ``'nan'`` or longer than 10 characters are skipped, and
     of several records with one ASIN the first wins (the others are counted in a DataWarning).
     """
-    raw_products = _objects(load_json(files.items), str(files.items), "a JSON list of products", ": record {}")
+    raw_products = product_records(load_json(files.items), files.items)
     if num_products is not None:
         raw_products = raw_products[:num_products]
-    attributes = _load_object(files.attributes, "attributes and instructions")
-    human = _load_object(files.human_instructions, "human instructions")
+    attributes, human = load_side_files(files)
     reviews, ratings = _reviews(files.reviews)
 
     products: list[Product] = []
     seen: set[str] = set()
     duplicates: list[str] = []
     for i, p in enumerate(raw_products):
-        asin = p.get("asin")
-        if not isinstance(asin, str):
-            raise DataError(f"{files.items}: record {i}: field 'asin': expected a string, got {_kind(asin)}")
-        if asin == "nan" or len(asin) > 10:
+        asin = record_asin(p, i, files.items)
+        if asin is None:
             continue
         if asin in seen:
             duplicates.append(asin)
             continue
         seen.add(asin)
+        attr = attribute_record(attributes, asin, files.attributes)
+        if not human_goals:
+            check_instruction(attr, asin, files.attributes)
+        instructions = human_records(human, asin, files.human_instructions) if human_goals else []
         where = f"{files.items}: record {i} (asin {one_line(asin)})"
-        attr = _attribute_record(attributes, asin, files.attributes)
-        if not human_goals and attr.instruction is not None and not attr.instruction_attributes:
-            # a synthetic goal weighs its attributes by their count: WebShop fails on none
-            raise DataError(f"{files.attributes}: record {one_line(asin)}: field 'instruction_attributes': "
-                            "missing or empty, but the record has an instruction")
-        instructions = _human_records(human, asin, files.human_instructions) if human_goals else []
-        products.append(_product(p, asin, where, attr, instructions, reviews, ratings, human_goals))
+        fields = product_fields(p, asin, where, attr, instructions, reviews.get(asin, []),
+                                ratings.get(asin, "N.A."), human_goals)
+        products.append(make_product(fields, where))
     if duplicates:
-        _warn_duplicates(files.items, duplicates)
+        warn_duplicates(files.items, duplicates)
     if not products:
         raise DataError(f"{files.items}: no products (the list is empty or every record was skipped)")
     return products
 
 
+def record_asin(p: dict[str, Any], i: int, path: Path) -> str | None:
+    """Record ``i``'s ASIN, or None when WebShop's rule skips it (``'nan'``, longer than 10 characters)."""
+    asin = p.get("asin")
+    if not isinstance(asin, str):
+        raise DataError(f"{path}: record {i}: field 'asin': expected a string, got {_kind(asin)}")
+    if asin == "nan" or len(asin) > 10:
+        return None
+    return asin
+
+
 @dataclass(frozen=True)
-class _AttributeRecord:
+class AttributeRecord:
     """A product's entry in the attribute file (``items_ins_v2``), checked."""
 
     attributes: list[str] | None = None
@@ -349,17 +399,17 @@ class _AttributeRecord:
     instruction_attributes: list[str] | None = None
 
 
-def _attribute_record(attributes: dict[str, Any], asin: str, path: Path | None) -> _AttributeRecord:
+def attribute_record(attributes: dict[str, Any], asin: str, path: Path | None) -> AttributeRecord:
     """The product's attribute-file entry; absent or null reads as no entry (``DUMMY_ATTR``, no goal)."""
     rec = attributes.get(asin)
     if rec is None:
-        return _AttributeRecord()
+        return AttributeRecord()
     where = f"{path}: record {one_line(asin)}"
     if not isinstance(rec, dict):
         raise DataError(f"{where}: expected an object, got {_kind(rec)}")
     attrs = rec.get("attributes")
     instruction_attributes = rec.get("instruction_attributes")
-    return _AttributeRecord(
+    return AttributeRecord(
         attributes=None if attrs is None else _str_list(attrs, where, "attributes"),
         instruction=_opt_str(rec, "instruction", where),
         instruction_attributes=None if instruction_attributes is None
@@ -367,7 +417,14 @@ def _attribute_record(attributes: dict[str, Any], asin: str, path: Path | None) 
     )
 
 
-def _human_records(human: dict[str, Any], asin: str, path: Path | None) -> list[dict[str, Any]]:
+def check_instruction(attr: AttributeRecord, asin: str, path: Path | None) -> None:
+    """Synthetic goals weigh a goal's attributes by their count: WebShop fails when there are none."""
+    if attr.instruction is not None and not attr.instruction_attributes:
+        raise DataError(f"{path}: record {one_line(asin)}: field 'instruction_attributes': "
+                        "missing or empty, but the record has an instruction")
+
+
+def human_records(human: dict[str, Any], asin: str, path: Path | None) -> list[dict[str, Any]]:
     """A product's human-written instructions, checked for the fields human goals read."""
     recs = human.get(asin)
     if recs is None:
@@ -382,16 +439,21 @@ def _human_records(human: dict[str, Any], asin: str, path: Path | None) -> list[
     return list(recs)
 
 
-def _product(
+def product_fields(
     p: dict[str, Any],
     asin: str,
     where: str,
-    attr: _AttributeRecord,
+    attr: AttributeRecord,
     human_instructions: list[dict[str, Any]],
-    reviews: dict[str, list[ProductReview]],
-    ratings: dict[str, str],
+    reviews: list[ProductReview],
+    rating: str,
     human_goals: bool,
-) -> Product:
+) -> dict[str, Any]:
+    """A record's :class:`Product` fields after WebShop's normalisation, every one checked.
+
+    The prepared store serialises these fields without building the model (the checks leave
+    nothing for pydantic to change); :func:`make_product` builds it.
+    """
     for field in ("name", "query", "category", "product_category"):
         value = p.get(field)
         if not isinstance(value, str):
@@ -410,29 +472,34 @@ def _product(
     if images is not None:
         _str_list(images, where, "images")
     images = images or [""]
+    return {
+        "asin": asin,
+        "title": p["name"],
+        "description": _opt_str(p, "full_description", where) or "",
+        "bullet_points": list(bullets),
+        "pricing": pricing,
+        "price_text": price_text,
+        "options": options,
+        "option_to_image": to_image,
+        "null_option_axes": null_axes,
+        "attributes": attr.attributes if attr.attributes is not None else ["DUMMY_ATTR"],
+        "category": p["category"],
+        "query": p["query"].lower().strip(),
+        "product_category": p["product_category"],
+        "main_image": images[0],
+        "images": list(images),
+        "rating": rating,
+        "reviews": reviews,
+        "instruction_text": None if human_goals else attr.instruction,
+        "instruction_attributes": None if human_goals else attr.instruction_attributes,
+        "human_instructions": human_instructions,
+    }
+
+
+def make_product(fields: dict[str, Any], where: str) -> Product:
+    """The :class:`Product` of :func:`product_fields`' output."""
     try:
-        return Product(
-            asin=asin,
-            title=p["name"],
-            description=_opt_str(p, "full_description", where) or "",
-            bullet_points=list(bullets),
-            pricing=pricing,
-            price_text=price_text,
-            options=options,
-            option_to_image=to_image,
-            null_option_axes=null_axes,
-            attributes=attr.attributes if attr.attributes is not None else ["DUMMY_ATTR"],
-            category=p["category"],
-            query=p["query"].lower().strip(),
-            product_category=p["product_category"],
-            main_image=images[0],
-            images=list(images),
-            rating=ratings.get(asin, "N.A."),
-            reviews=reviews.get(asin, []),
-            instruction_text=None if human_goals else attr.instruction,
-            instruction_attributes=None if human_goals else attr.instruction_attributes,
-            human_instructions=human_instructions,
-        )
+        return Product(**fields)
     except ValidationError as exc:  # a safety net: the checks above should leave nothing for it
         err = exc.errors()[0]
         field = ".".join(str(x) for x in err["loc"])

@@ -45,8 +45,22 @@ def id_ranks(ids: Sequence[str]) -> np.ndarray:
 
 
 def top_k(scores: np.ndarray, ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` best documents with a non-zero score, by score then id: (documents, scores)."""
-    cand = np.flatnonzero(scores)
+    """The ``k`` best documents with a non-zero score, by score then id: (documents, scores).
+
+    When most documents score (a query with a common word reaches most of a 1.18M catalog) and
+    the k-th best score is positive, only documents at or above it can be in the answer: they are
+    found with one comparison instead of gathering every non-zero score first. Non-zero is
+    tested on a boolean mask, several times faster than ``flatnonzero`` on floats.
+    """
+    n = len(scores)
+    nonzero = scores != 0
+    if k > 0 and n > 4 * k and np.count_nonzero(nonzero) > n // 2:
+        kth = np.partition(scores, n - k)[n - k]
+        if kth > 0:
+            cand = np.flatnonzero(scores >= kth)
+            order = np.lexsort((ranks[cand], -scores[cand]))[:k]
+            return cand[order], scores[cand][order]
+    cand = np.flatnonzero(nonzero)
     cand_scores = scores[cand]
     if len(cand) > k:
         kth = np.partition(cand_scores, len(cand) - k)[len(cand) - k]

@@ -30,9 +30,11 @@ __all__ = [
     "BM25Index",
     "FixedResults",
     "LuceneEngine",
+    "LuceneIndex",
     "RankBM25Engine",
     "ScoredEngine",
     "SearchEngine",
+    "document_text",
     "make_engine",
     "product_document",
     "stem",
@@ -91,9 +93,14 @@ def tokenize(text: str) -> list[str]:
 
 def product_document(p: Product) -> str:
     """WebShop's search document: title, description, first bullet and option text, lower-cased."""
-    option_text = ", and ".join(f"{name}: {', '.join(values)}" for name, values in p.options.items())
-    first_bullet = p.bullet_points[0] if p.bullet_points else ""
-    return " ".join([p.title, p.description, first_bullet, option_text]).lower()
+    return document_text(p.title, p.description, p.bullet_points, p.options)
+
+
+def document_text(title: str, description: str, bullet_points: Sequence[str], options: Mapping[str, Sequence[str]]) -> str:
+    """:func:`product_document` from the fields themselves (a prepared store indexes before building models)."""
+    option_text = ", and ".join(f"{name}: {', '.join(values)}" for name, values in options.items())
+    first_bullet = bullet_points[0] if bullet_points else ""
+    return " ".join([title, description, first_bullet, option_text]).lower()
 
 
 class BM25Index:
@@ -169,13 +176,30 @@ class FixedResults:
         return self.fallback.search(query, k) if self.fallback else []
 
 
+class LuceneIndex(Protocol):
+    """What :class:`LuceneEngine` needs of an index: the in-memory one or a prepared store's."""
+
+    def scored(self, query: str, k: int) -> list[tuple[str, float]]: ...
+
+    def search(self, query: str, k: int) -> list[str]: ...
+
+
 class LuceneEngine:
     """WebShop's Pyserini ranking (see :mod:`shopsim.simsite.lucene`) over WebShop's documents."""
+
+    index: LuceneIndex
 
     def __init__(self, products: Sequence[Product]):
         from shopsim.simsite.lucene import LuceneBM25
 
         self.index = LuceneBM25([p.asin for p in products], (product_document(p) for p in products))
+
+    @classmethod
+    def from_index(cls, index: LuceneIndex) -> LuceneEngine:
+        """The engine over an index built elsewhere (a prepared store's mapped postings)."""
+        engine = cls.__new__(cls)
+        engine.index = index
+        return engine
 
     def search(self, query: str, k: int = SEARCH_RETURN_N) -> list[str]:
         """WebShop's top ``k`` ASINs for ``query`` (lower-cased, as WebShop's env sends it)."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.catalog import default_catalog_dir
@@ -22,6 +25,7 @@ from shopsim.simsite.loader import find_catalog_files, load_products
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 from shopsim.simsite.search import SearchEngine, make_engine
+from shopsim.simsite.store.manifest import is_store
 
 __all__ = ["Shop", "ShopConfig"]
 
@@ -47,7 +51,17 @@ class ShopConfig:
 
 
 class Shop:
-    """Catalog + prices + search + goals. Read-only after construction, so sessions can share it."""
+    """Catalog + prices + search + goals. Read-only after construction, so sessions can share it.
+
+    Built from lists (:meth:`from_config` on WebShop's files) or over a prepared store (a folder
+    from ``shopsim data prepare``), whose products, prices and goals are read-only mappings and
+    sequences that materialise one record when asked (``lazy`` is then true).
+    """
+
+    products: Mapping[str, Product]
+    product_list: Sequence[Product]
+    prices: Mapping[str, float]
+    goals: Sequence[Goal]
 
     def __init__(
         self,
@@ -61,24 +75,79 @@ class Shop:
     ):
         if not products:
             raise DataError("the catalog has no products")
-        self.products = {p.asin: p for p in products}
-        self.product_list = products
+        self._setup({p.asin: p for p in products}, products, prices, goals,
+                    search if search is not None else make_engine(products),
+                    list(itertools.accumulate(g.weight for g in goals)), nouns, show_attrs)
+        self.lazy = False
+
+    def _setup(self, products: Mapping[str, Product], product_list: Sequence[Product], prices: Mapping[str, float],
+               goals: Sequence[Goal], search: SearchEngine, cum_weights: Sequence[float],
+               nouns: NounExtractor | None, show_attrs: bool) -> None:
+        self.products = products
+        self.product_list = product_list
         self.prices = prices
         self.goals = goals
-        self.search_engine = search if search is not None else make_engine(products)
+        self.search_engine = search
         self.nouns = nouns or default_extractor()
         self.show_attrs = show_attrs
-        self._cum_weights = list(itertools.accumulate(g.weight for g in goals))
+        self._cum_weights = cum_weights
         from shopsim.simsite.profiles import get_profile
 
         self.profile = get_profile("webshop")
 
     @classmethod
+    def from_parts(
+        cls,
+        products: Mapping[str, Product],
+        product_list: Sequence[Product],
+        prices: Mapping[str, float],
+        goals: Sequence[Goal],
+        search: SearchEngine,
+        *,
+        cum_weights: Sequence[float],
+        show_attrs: bool = False,
+        nouns: NounExtractor | None = None,
+        fingerprint: str | None = None,
+    ) -> Shop:
+        """A lazy shop over ready-made containers (a prepared store's views); nothing is copied.
+
+        ``cum_weights`` are the goals' running weight sums (WebShop's draw order); ``fingerprint``
+        names the catalog, prices and goals for session snapshots.
+        """
+        if not len(product_list):
+            raise DataError("the catalog has no products")
+        shop = cls.__new__(cls)
+        shop._setup(products, product_list, prices, goals, search, cum_weights, nouns, show_attrs)
+        shop.lazy = True
+        if fingerprint is not None:
+            shop.catalog_fingerprint = fingerprint
+        return shop
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        if self._cum_weights is getattr(self.goals, "cum_weights", None):
+            state["_cum_weights"] = None  # a store's mapped array: taken from the goals again, not copied
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        if self._cum_weights is None:
+            self._cum_weights = self.goals.cum_weights  # type: ignore[attr-defined]
+
+    @classmethod
     def from_config(cls, config: ShopConfig, search: SearchEngine | None = None) -> Shop:
-        """Load files, draw prices and goals with ``config.seed`` (WebShop's order of draws)."""
+        """Load files, draw prices and goals with ``config.seed`` (WebShop's order of draws).
+
+        A prepared store (``shopsim data prepare``) opens lazily instead, with the same products,
+        prices, goals and rankings.
+        """
         if config.profile != "webshop":
             raise ConfigError(f"Shop is the webshop profile's shop; open a {config.profile!r} shop with "
                               "shopsim.simsite.profiles.open_shop(config)")
+        if is_store(config.data_dir):
+            from shopsim.simsite.store.data import store_shop
+
+            return store_shop(config, search)
         data_dir = Path(config.data_dir) if config.data_dir is not None else default_catalog_dir()
         files = find_catalog_files(data_dir)
         products = load_products(files, num_products=config.num_products, human_goals=config.human_goals)
@@ -103,7 +172,12 @@ class Shop:
         return cls.from_config(ShopConfig(data_dir=data_dir, **kw))  # type: ignore[arg-type]
 
     def prime_nouns(self) -> None:
-        """Tag every product title and goal name in one batch (fast rewards for long runs)."""
+        """Tag every product title and goal name in one batch (fast rewards for long runs).
+
+        A lazy (store) shop tags on demand instead: priming would materialise the whole catalog.
+        """
+        if self.lazy:
+            return
         self.nouns.prime({p.title for p in self.product_list} | {g.name for g in self.goals})
 
     def goal(self, index: int) -> Goal:
@@ -124,8 +198,10 @@ class Shop:
         WebShop's ``random_idx`` is off by one (it never draws goal 0); the ``WebAgentTextEnv`` shim
         reproduces that exactly, this draw does not.
         """
-        total = self._cum_weights[-1]
-        return min(bisect.bisect_right(self._cum_weights, rng.random() * total), len(self.goals) - 1)
+        cum = self._cum_weights
+        x = rng.random() * float(cum[-1])
+        i = int(np.searchsorted(cum, x, side="right")) if isinstance(cum, np.ndarray) else bisect.bisect_right(cum, x)
+        return min(i, len(self.goals) - 1)
 
     def product(self, asin: str) -> Product | None:
         """The product with this ASIN (case-insensitive), if the catalog has it."""

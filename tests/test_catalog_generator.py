@@ -76,9 +76,11 @@ def test_smaller_catalog_is_a_prefix_of_a_larger_one(tmp_path: Path) -> None:
 
 
 def test_worker_count_does_not_change_the_bytes(tmp_path: Path) -> None:
+    seen: list[int] = []
     gen.generate(tmp_path / "one", 3000, seed=2, workers=1)
-    gen.generate(tmp_path / "two", 3000, seed=2, workers=2)
+    gen.generate(tmp_path / "two", 3000, seed=2, workers=2, progress=seen.append)
     assert _files(tmp_path / "one") == _files(tmp_path / "two")
+    assert seen == [1000, 2000, 3000]  # products written, once per block (`shopsim data generate`'s bar)
 
 
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:

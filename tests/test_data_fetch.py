@@ -2,7 +2,7 @@
 
 The server serves files from a temp folder as a plain mirror (``--base-url URL``) and imitates
 Google Drive's confirmation flow (``--base-url 'URL/uc?export=download&id={id}'``). The command runs
-as its own process (``python -m shopsim.commands.data_fetch``), so exit codes and stderr are real.
+as its own process (``shopsim data fetch`` through the CLI's entry point), so exit codes and stderr are real.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def _pins(tmp: Path, files: dict[str, bytes]) -> Path:
 
 
 def _fetch(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "shopsim.commands.data_fetch", "fetch", *args],
+    return subprocess.run([sys.executable, "-c", "import sys; from shopsim.cli import main; sys.exit(main())",
+                           "data", "fetch", *args],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 

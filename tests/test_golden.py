@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -20,15 +21,27 @@ pytestmark = needs_golden
 TAGGER_FREE = ("r_att", "w_att", "query_match", "category_match", "r_option", "w_option", "r_price", "w_price")
 
 
-def test_seed0_reproduces_webshop_goals_and_prices(small_shop: Shop) -> None:
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """WebShop's small set prepared as an on-disk store (``shopsim data prepare``), once per module."""
+    from shopsim.simsite.store import prepare_store
+
+    out = tmp_path_factory.mktemp("golden") / "store"
+    prepare_store(SMALL, out, workers=1)
+    return out
+
+
+@pytest.mark.parametrize("source", ["files", "store"])
+def test_seed0_reproduces_webshop_goals_and_prices(small_shop: Shop, small_store: Path, source: str) -> None:
+    shop = small_shop if source == "files" else Shop.load(small_store)
     gold = read_jsonl(GOLDEN / "goals_synthetic_seed0.jsonl")
-    assert len(small_shop.goals) == len(gold) == 6910
-    for ours, theirs in zip(small_shop.goals, gold, strict=True):
+    assert len(shop.goals) == len(gold) == 6910
+    for ours, theirs in zip(shop.goals, gold, strict=True):
         for key in ("asin", "instruction_text", "price_upper", "goal_options", "attributes", "query", "name"):
             assert getattr(ours, key) == theirs[key], (theirs["index"], key)
         assert ours.weight == pytest.approx(theirs["weight"], abs=1e-12)
     prices = json.loads((GOLDEN / "product_prices_seed0.json").read_text())
-    assert {a: small_shop.prices[a] for a in prices} == prices
+    assert {a: shop.prices[a] for a in prices} == prices
 
 
 @pytest.mark.parametrize("tagger", ["default", "fallback"])
@@ -87,12 +100,18 @@ def _golden_rankings(episodes: list[dict]) -> dict[str, list[str]]:
     return rankings
 
 
+@pytest.mark.parametrize("source", ["files", "store"])
 @pytest.mark.parametrize("search", ["recorded", "live"])
-def test_every_golden_episode_step_is_byte_identical(search: str) -> None:
-    """``recorded`` replays WebShop's rankings; ``live`` searches with our default (Lucene) engine."""
+def test_every_golden_episode_step_is_byte_identical(search: str, source: str, request: pytest.FixtureRequest) -> None:
+    """``recorded`` replays WebShop's rankings; ``live`` searches with our default (Lucene) engine.
+
+    ``store`` runs the same episodes on a prepared store of the same files (lazy products, mapped
+    prices and index), which must give the same bytes.
+    """
     episodes = read_jsonl(GOLDEN / "episodes_seed0.jsonl")
+    data = SMALL if source == "files" else request.getfixturevalue("small_store")
     shop = Shop.from_config(
-        ShopConfig(data_dir=SMALL, num_products=1000, goals_file=GOLDEN / "goals_synthetic_seed0.jsonl",
+        ShopConfig(data_dir=data, num_products=1000, goals_file=GOLDEN / "goals_synthetic_seed0.jsonl",
                    prices_file=GOLDEN / "product_prices_seed0.json"),
         search=FixedResults(_golden_rankings(episodes)) if search == "recorded" else None,
     )

@@ -12,8 +12,8 @@ from conftest import read_jsonl
 from shopsim.agents.evaluate import EpisodeResult, summarize
 from shopsim.agents.metrics import METRIC_KEYS, bootstrap_interval, compute_metrics, episode_row
 from shopsim.agents.report import render_report, write_report
-from shopsim.agents.run_files import Progress
 from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.progress import Progress
 
 
 def _info(**kw):
@@ -95,7 +95,7 @@ def test_report_renders_svg_and_escapes(tmp_path: Path):
 
 def test_progress_bar_is_quiet_off_a_tty():
     quiet = io.StringIO()
-    bar = Progress(3, True, stream=quiet)
+    bar = Progress("eval", 3, " ep", stream=quiet)
     bar.update()
     bar.close()
     assert quiet.getvalue() == ""
@@ -105,13 +105,13 @@ def test_progress_bar_is_quiet_off_a_tty():
             return True
 
     tty = Tty()
-    bar = Progress(2, True, stream=tty)
+    bar = Progress("eval", 2, " ep", stream=tty)
     bar.update()
     bar.update()
     bar.close()
     assert "2/2" in tty.getvalue() and "ep/s" in tty.getvalue()
     off = Tty()
-    bar = Progress(2, False, stream=off)
+    bar = Progress("eval", 2, " ep", stream=off, enabled=False)
     bar.update()
     assert off.getvalue() == ""
 

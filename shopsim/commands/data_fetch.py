@@ -10,13 +10,12 @@ import argparse
 import importlib
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from shopsim.errors import ConfigError, ShopsimError
+from shopsim.errors import ConfigError
 
-__all__ = ["add_fetch_parser", "cmd_fetch", "main"]
+__all__ = ["add_fetch_parser", "cmd_fetch"]
 
 
 def _prepare_function() -> Any:
@@ -92,21 +91,3 @@ def add_fetch_parser(dsub: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_fetch)
     return p
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m shopsim.commands.data_fetch fetch ...``: the sub-command alone, with the CLI's error handling."""
-    parser = argparse.ArgumentParser(prog="shopsim data")
-    add_fetch_parser(parser.add_subparsers(dest="data_command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return int(args.func(args))
-    except ShopsimError as exc:
-        print(f"shopsim: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

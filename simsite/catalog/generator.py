@@ -541,13 +541,14 @@ class _Writer:
 
 
 def generate(out_dir: str | os.PathLike[str], n_products: int = 600, seed: int = 0,
-             workers: int | None = None) -> CatalogCounts:
+             workers: int | None = None, progress: Callable[[int], None] | None = None) -> CatalogCounts:
     """Write the four catalog files into ``out_dir`` (created if needed) and return what was written.
 
     Files are streamed block by block (memory stays flat at WebShop's 1.18M products) to ``*.tmp``
     names and renamed at the end, so a failed run leaves no half-written catalog. ``workers``
     processes share the blocks (default: one for small catalogs, all CPUs from
-    ``PARALLEL_FROM`` products); the bytes written do not depend on it.
+    ``PARALLEL_FROM`` products); the bytes written do not depend on it. ``progress`` is called
+    with the number of products written after each block (``shopsim data generate``'s bar).
     """
     _check(n_products, seed)
     if workers is None:
@@ -560,6 +561,7 @@ def generate(out_dir: str | os.PathLike[str], n_products: int = 600, seed: int =
                            with_options=0, instructions=0, human_instructions=0, review_records=0, reviews=0,
                            files={})
     queries: dict[str, None] = {}
+    written = 0
     try:
         with contextlib.ExitStack() as stack:
             if workers > 1 and len(jobs) > 1:
@@ -581,6 +583,9 @@ def generate(out_dir: str | os.PathLike[str], n_products: int = 600, seed: int =
                 counts["human_instructions"] += block.humans
                 counts["review_records"] += block.review_records
                 counts["reviews"] += block.reviews_total
+                written += sum(block.by_category)
+                if progress is not None:
+                    progress(written)
         counts["files"] = {name: writer.close() for name, writer in writers.items()}
     except BaseException:
         for writer in writers.values():

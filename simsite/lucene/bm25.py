@@ -30,7 +30,7 @@ import numpy as np
 from shopsim.simsite.lucene.analysis import analyze
 from shopsim.simsite.postings import id_ranks, invert, top_k
 
-__all__ = ["LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4"]
+__all__ = ["Hit", "LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors", "lucene_idf", "score_hits"]
 
 _NUM_FREE_VALUES = 24  # 255 - longToInt4(Integer.MAX_VALUE)
 
@@ -70,36 +70,63 @@ class LuceneBM25:
         self.ids = list(ids)
         n = len(self.ids)
         postings, lengths = invert((analyze(text) for text in documents), n)
-        norms = np.array([int_to_byte4(int(x)) for x in lengths], dtype=np.uint8)
         f32 = np.float32
         self.k1, self.b = f32(k1), f32(b)
         self.doc_count = n
-        self.avgdl = f32(int(lengths.sum()) / n) if n else f32(1.0)
-        cache = f32(1.0) / (self.k1 * ((f32(1.0) - self.b) + self.b * _LENGTH_TABLE / self.avgdl))
-        factor = cache[norms]
+        factor, self.avgdl = length_factors(lengths, k1, b)
         self._postings: dict[str, tuple[np.ndarray, np.ndarray, np.float32]] = {}
         for term, (d, tfs) in postings.items():
             self._postings[term] = (d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
         self._id_rank = id_ranks(self.ids)
 
     def _idf(self, doc_freq: int) -> np.float32:
-        return np.float32(math.log(1 + (self.doc_count - doc_freq + 0.5) / (doc_freq + 0.5)))
+        return lucene_idf(self.doc_count, doc_freq)
 
     def scored(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` ``(id, score)`` pairs, best first; only documents sharing a term appear."""
         hits = [(self._postings[t], qtf) for t, qtf in Counter(analyze(query)).items() if t in self._postings]
-        if not hits or k <= 0:
-            return []
-        scores = np.zeros(self.doc_count, dtype=np.float64)  # per query: safe across threads
-        for (docs, denom, idf), qtf in hits:
-            w = np.float32(qtf) * idf
-            scores[docs] += w - w / denom  # float terms, summed in double
-        docs, best = top_k(scores.astype(np.float32), self._id_rank, k)
+        docs, best = score_hits(hits, self.doc_count, self._id_rank, k)
         return [(self.ids[d], float(s)) for d, s in zip(docs, best, strict=True)]
 
     def search(self, query: str, k: int) -> list[str]:
         """Top ``k`` ids, best first."""
         return [doc_id for doc_id, _ in self.scored(query, k)]
+
+
+def lucene_idf(doc_count: int, doc_freq: int) -> np.float32:
+    """Lucene's BM25 idf, computed in double and stored as a float."""
+    return np.float32(math.log(1 + (doc_count - doc_freq + 0.5) / (doc_freq + 0.5)))
+
+
+def length_factors(lengths: np.ndarray, k1: float = 0.9, b: float = 0.4) -> tuple[np.ndarray, np.float32]:
+    """Each document's ``1 / (k1 * (1 - b + b * len / avgdl))`` as Lucene computes it, and ``avgdl``.
+
+    Lengths go through Lucene's one-byte norm (:func:`int_to_byte4`) first; the arithmetic is
+    single precision, like Lucene's cached per-norm table.
+    """
+    n = len(lengths)
+    distinct, inverse = np.unique(np.asarray(lengths, dtype=np.int64), return_inverse=True)
+    norms = np.array([int_to_byte4(int(x)) for x in distinct], dtype=np.uint8)[inverse]
+    f32 = np.float32
+    k1_, b_ = f32(k1), f32(b)
+    avgdl = f32(int(np.sum(lengths, dtype=np.int64)) / n) if n else f32(1.0)
+    cache = f32(1.0) / (k1_ * ((f32(1.0) - b_) + b_ * _LENGTH_TABLE / avgdl))
+    return cache[norms], avgdl
+
+
+Hit = tuple[tuple[np.ndarray, np.ndarray, np.float32], int]
+"""A query term's postings ``(documents, 1 + tf * factor, idf)`` and its count in the query."""
+
+
+def score_hits(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lucene's scores of the documents the hits reach, top ``k`` by score then id: (documents, scores)."""
+    if not hits or k <= 0:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+    scores = np.zeros(doc_count, dtype=np.float64)  # per query: safe across threads
+    for (docs, denom, idf), qtf in hits:
+        w = np.float32(qtf) * idf
+        scores[docs] += w - w / denom  # float terms, summed in double
+    return top_k(scores.astype(np.float32), id_rank, k)
 
 
 def anserini_scores(scores: Sequence[float]) -> list[float]:

@@ -39,9 +39,11 @@ _DOUBLE_QUOTE = _ex(r"\p{WB=Double_Quote}")
 # One "word body": Katakana runs, or letters and numbers chained by UAX #29's rules WB5-WB13b.
 _BODY = (
     rf"(?:{_KATAKANA}(?:{_EXTEND_NUM_LET}*{_KATAKANA})*"
-    rf"|(?:{_HEBREW}(?:{_SINGLE_QUOTE}|{_DOUBLE_QUOTE}{_HEBREW})"
+    rf"|(?:(?:{_HEBREW}(?:{_SINGLE_QUOTE}|{_DOUBLE_QUOTE}{_HEBREW})"
     rf"|{_NUMERIC}+(?:(?:{_EXTEND_NUM_LET}+|{_MID_NUMERIC}){_NUMERIC}+)*"
-    rf"|{_ALETTER}+(?:(?:{_EXTEND_NUM_LET}+|{_MID_LETTER}){_ALETTER}+)*)+)"
+    rf"|{_ALETTER}+(?:(?:{_EXTEND_NUM_LET}+|{_MID_LETTER}|(?<={_HEBREW}){_DOUBLE_QUOTE}(?={_HEBREW})){_ALETTER}+)*)"
+    # a run ending in a Hebrew letter keeps a quote after it (WB7a), wherever the run came from
+    rf"(?:(?<={_HEBREW}){_SINGLE_QUOTE})?)+)"
 )
 _WORD = rf"{_EXTEND_NUM_LET}*{_BODY}(?:{_EXTEND_NUM_LET}+{_BODY})*{_EXTEND_NUM_LET}*"
 

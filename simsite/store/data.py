@@ -1,0 +1,212 @@
+"""An opened store: its checked manifest, mapped arrays and blobs, and the shop built over them.
+
+Opening maps files and reads the manifest; nothing is parsed per product. Prices and goals for
+the stored seed are read as they are; another seed redraws them from the stored price ranges in
+WebShop's order (a fraction of a second of rng draws per 100k products), and ``human_goals``
+draws the human goals' limits the same way, so every config ``Shop.load(DIR)`` accepts gives the
+same goals and prices from a store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
+from shopsim.simsite.store.index import StoreIndex, load_mapped
+from shopsim.simsite.store.manifest import StoreManifest, check_store
+from shopsim.simsite.store.views import (
+    HumanGoals,
+    StorePrices,
+    StoreProductList,
+    StoreProducts,
+    SyntheticGoals,
+)
+
+if TYPE_CHECKING:
+    from shopsim.simsite.search import SearchEngine
+    from shopsim.simsite.shop import Shop, ShopConfig
+
+__all__ = ["ARRAYS", "StoreData", "store_shop"]
+
+#: Array files (``NAME.npy``) every store holds, besides the blobs and the index.
+ARRAYS = ("products_offsets", "human_offsets", "asins", "asins_sorted", "asins_sorted_docs", "id_rank", "prices",
+          "price_lo", "price_hi", "price_is_range", "inst_docs", "inst_upper", "goal_doc", "goal_combo", "goal_inst",
+          "goal_weight", "goal_cum", "hgoal_doc", "hgoal_rec")
+BLOBS = ("products.bin", "human.bin")
+_RECENT = 1 << 17
+"""ASIN -> document answers kept (a few MB), so result filters and pages skip the binary search."""
+
+
+class _Blob:
+    """A blob file read with ``pread``, not mapped.
+
+    Products are read at random: through a mapping, each read maps the page cache's whole folio
+    around it (hundreds of KB on current kernels), and a few thousand pages would put most of a
+    1.9 GB ``products.bin`` in the process's RSS. ``pread`` copies only the record; the page
+    cache is still shared by every process reading the store.
+    """
+
+    def __init__(self, path: Path):
+        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 -- lives as long as the store
+
+    def read(self, start: int, end: int) -> bytes:
+        return os.pread(self._file.fileno(), end - start, start) if end > start else b""
+
+
+class StoreData:
+    """The files of one store, mapped read-only (open with :meth:`open`)."""
+
+    def __init__(self, root: Path, manifest: StoreManifest):
+        self.root, self.manifest = root, manifest
+        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy") for name in ARRAYS}
+        self._products = _Blob(root / "products.bin")
+        self._human = _Blob(root / "human.bin")
+        self._offsets = self.arrays["products_offsets"]
+        self._human_offsets = self.arrays["human_offsets"]
+        self._asins = self.arrays["asins"]
+        self._sorted = self.arrays["asins_sorted"]
+        self._sorted_docs = self.arrays["asins_sorted_docs"]
+        self._width = self._asins.dtype.itemsize
+        self.count = len(self._asins)
+        self._recent: dict[str, int] = {}
+        self.index = StoreIndex(root, self, self.arrays["id_rank"])
+
+    @classmethod
+    def open(cls, root: str | Path) -> StoreData:
+        """Check the store (format, sizes, stamps: see :mod:`.manifest`) and map it."""
+        path = Path(root)
+        return cls(path, check_store(path))
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pickled by path: another process on this host re-opens (and re-checks) the store and
+        # shares its pages, instead of receiving copies of mapped arrays
+        return StoreData.open, (str(self.root),)
+
+    # ---- products ---------------------------------------------------------------------------------
+    def doc_of(self, asin: str) -> int | None:
+        """The document number of ``asin`` (exact match), by binary search over the sorted ASINs.
+
+        ASINs met recently (search results, pages) are answered from a bounded dictionary.
+        """
+        doc = self._recent.get(asin)
+        if doc is not None:
+            return doc
+        key = asin.encode("utf-8", "surrogatepass")
+        if len(key) > self._width or b"\0" in key or not key:
+            return None
+        i = int(np.searchsorted(self._sorted, key))
+        if i < self.count and self._sorted[i] == key:
+            doc = int(self._sorted_docs[i])
+            self._remember(asin, doc)
+            return doc
+        return None
+
+    def _remember(self, asin: str, doc: int) -> None:
+        if len(self._recent) >= _RECENT:
+            self._recent.clear()
+        self._recent[asin] = doc
+
+    def asin_at(self, doc: int) -> str:
+        """The ASIN of document ``doc``."""
+        asin = bytes(self._asins[doc]).decode("utf-8", "surrogatepass")
+        self._remember(asin, doc)
+        return asin
+
+    def product_bytes(self, doc: int) -> bytes:
+        """Document ``doc``'s product, as the JSON stored."""
+        return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))
+
+    def human_records(self, doc: int) -> list[dict[str, Any]]:
+        """Document ``doc``'s human-written instruction records (``[]`` for none)."""
+        raw = self._human.read(int(self._human_offsets[doc]), int(self._human_offsets[doc + 1]))
+        return json.loads(raw) if raw else []
+
+    # ---- prices and goals ----------------------------------------------------------------------
+    def prices_for(self, seed: int) -> tuple[np.ndarray, random.Random]:
+        """Prices drawn with ``seed`` (WebShop's order), and the rng as the draws leave it."""
+        rng = random.Random(seed)
+        if seed == self.manifest.seed:
+            for _ in range(self.manifest.range_prices):  # uniform() is one random() call
+                rng.random()
+            return self.arrays["prices"], rng
+        lo, hi = self.arrays["price_lo"], self.arrays["price_hi"]
+        prices = np.array(lo, dtype=np.float64)
+        for d in np.flatnonzero(self.arrays["price_is_range"]):
+            prices[d] = rng.uniform(float(lo[d]), float(hi[d]))
+        return prices, rng
+
+    def synthetic_uppers(self, seed: int, prices: np.ndarray, rng: random.Random) -> np.ndarray:
+        """The price limit of each product with an instruction, in catalog order, for ``seed``."""
+        if seed == self.manifest.seed:
+            return self.arrays["inst_upper"]
+        return np.array([price_limit(float(prices[d]), rng)[0] for d in self.arrays["inst_docs"]], dtype=np.float64)
+
+    def fingerprint(self, *parts: str) -> str:
+        """A digest of the store's files and the config parts given (goal and price choices)."""
+        h = hashlib.sha256(self.manifest.format.encode())
+        for name in sorted(self.manifest.files):
+            h.update(f"\n{name}={self.manifest.files[name].sha256}".encode())
+        for part in parts:
+            h.update(f"\n{part}".encode())
+        return h.hexdigest()
+
+
+def _file_digest(path: str | Path | None) -> str:
+    if path is None:
+        return "-"
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return "?"
+
+
+def store_shop(config: ShopConfig, search: SearchEngine | None = None) -> Shop:
+    """The :class:`Shop` ``config`` describes, over the store at ``config.data_dir``."""
+    from shopsim.simsite.search import LuceneEngine, make_engine
+    from shopsim.simsite.shop import Shop
+
+    data = StoreData.open(Path(str(config.data_dir)))
+    manifest = data.manifest
+    if config.num_products is not None and config.num_products < manifest.records:
+        raise ConfigError(f"--num-products {config.num_products}: a prepared store cannot be cut (its index covers "
+                          f"all {manifest.records} records); prepare one with --num-products {config.num_products}")
+    products = StoreProducts(data, human_goals=config.human_goals)
+    price_array, rng = data.prices_for(config.seed)
+    prices = StorePrices(data, price_array)
+    goals: Any
+    if config.goals_file is not None:
+        goals = load_goal_file(config.goals_file)
+        if config.prices_file is not None:
+            prices = StorePrices(data, price_array, load_price_file(config.prices_file))
+        cum: Any = list(itertools.accumulate(g.weight for g in goals))
+    elif config.human_goals:
+        docs = [int(d) for d in data.arrays["hgoal_doc"]]
+        uppers = [price_limit(float(price_array[d]), rng)[0] for d in docs]
+        order = list(range(len(docs)))
+        random.Random(GOAL_SHUFFLE_SEED).shuffle(order)
+        records = [int(r) for r in data.arrays["hgoal_rec"]]
+        goals = HumanGoals(products, [docs[i] for i in order], [records[i] for i in order], [uppers[i] for i in order])
+        cum = list(itertools.accumulate(1.0 for _ in order))
+    else:
+        uppers_array = data.synthetic_uppers(config.seed, price_array, rng)
+        goals = SyntheticGoals(products, uppers_array)
+        cum = goals.cum_weights
+    if not len(goals):
+        raise DataError(f"{config.data_dir}: no goals could be made (no instructions in the attribute file?)")
+    if search is None:
+        kind = config.extra.get("engine", "lucene")
+        search = LuceneEngine.from_index(data.index) if kind == "lucene" else make_engine(StoreProductList(products), kind)
+    fingerprint = data.fingerprint(f"seed={config.seed}", f"human_goals={config.human_goals}",
+                                   f"goals_file={_file_digest(config.goals_file)}",
+                                   f"prices_file={_file_digest(config.prices_file if config.goals_file else None)}")
+    return Shop.from_parts(products, StoreProductList(products), prices, goals, search, cum_weights=cum,
+                           show_attrs=config.show_attrs, fingerprint=fingerprint)

@@ -1,0 +1,145 @@
+"""The Lucene index of a store: postings as memory-mapped arrays, scored by the in-memory arithmetic.
+
+Layout (``index/``): ``terms.bin`` (every term's UTF-8, in code point order) with
+``terms_offsets.npy``; per term its slice ``term_starts.npy[t]:term_starts.npy[t + 1]`` of
+``docs.npy`` (int32 document numbers, ascending) and ``denom.npy`` (float32 ``1 + tf * factor``,
+exactly what :class:`~shopsim.simsite.lucene.LuceneBM25` keeps per posting), and ``idf.npy``
+(float32). A term is found by binary search over the mapped vocabulary, so opening reads nothing
+and builds no dictionary; a query touches only its terms' postings, and every process that opens
+the store shares those pages through the OS page cache. Scores, order and ties go through
+:func:`~shopsim.simsite.lucene.bm25.score_hits`, the in-memory engine's own code.
+"""
+
+from __future__ import annotations
+
+import mmap
+import operator
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from shopsim.simsite.lucene.analysis import analyze
+from shopsim.simsite.lucene.bm25 import Hit, length_factors, lucene_idf, score_hits
+
+__all__ = ["INDEX_FILES", "StoreIndex", "build_postings"]
+
+INDEX_FILES = ("index/terms.bin", "index/terms_offsets.npy", "index/term_starts.npy", "index/idf.npy",
+               "index/docs.npy", "index/denom.npy")
+
+
+class _Ids(Protocol):
+    """Where document numbers become ASINs (the store's ASIN arrays)."""
+
+    count: int
+
+    def asin_at(self, doc: int) -> str: ...
+
+
+def build_postings(
+    vocab: dict[str, int], term_ids: np.ndarray, docs: np.ndarray, tfs: np.ndarray, lengths: np.ndarray,
+) -> dict[str, np.ndarray | bytes]:
+    """The index files' contents from raw postings (``term_ids`` index ``vocab``'s insertion order).
+
+    Postings arrive in document order; a stable sort by term keeps each term's documents ascending.
+    """
+    terms = sorted(vocab)
+    rank = np.empty(len(vocab), dtype=np.int32)
+    rank[[vocab[t] for t in terms]] = np.arange(len(terms), dtype=np.int32)
+    key = rank[term_ids]
+    del rank
+    order = np.argsort(key, kind="stable")
+    counts = np.bincount(key, minlength=len(terms)).astype(np.int64)
+    del key
+    docs_sorted = docs[order]
+    tfs_sorted = tfs[order]
+    del order
+    factor, _ = length_factors(lengths)
+    denom = np.float32(1.0) + tfs_sorted.astype(np.float32) * factor[docs_sorted]
+    del tfs_sorted
+    n = len(lengths)
+    idf = np.array([lucene_idf(n, int(df)) for df in counts], dtype=np.float32)
+    starts = np.zeros(len(terms) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    encoded = [t.encode("utf-8", "surrogatepass") for t in terms]
+    offsets = np.zeros(len(terms) + 1, dtype=np.int64)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    return {
+        "index/terms.bin": b"".join(encoded),
+        "index/terms_offsets.npy": offsets,
+        "index/term_starts.npy": starts,
+        "index/idf.npy": idf,
+        "index/docs.npy": docs_sorted.astype(np.int32, copy=False),
+        "index/denom.npy": denom.astype(np.float32, copy=False),
+    }
+
+
+def load_mapped(path: Path) -> np.ndarray:
+    """An ``.npy`` file mapped read-only, as a plain ndarray view (``np.memmap`` slices and
+    arithmetic carry subclass overhead that shows in a query's many small operations)."""
+    return np.load(path, mmap_mode="r").view(np.ndarray)
+
+
+def map_bytes(path: Path) -> bytes | mmap.mmap:
+    """A read-only map of a file (an empty file maps to ``b""``, which ``mmap`` cannot map)."""
+    with open(path, "rb") as f:
+        if f.seek(0, 2) == 0:
+            return b""
+        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+class StoreIndex:
+    """WebShop's Lucene ranking over a store's mapped postings (the ``lucene`` engine's results)."""
+
+    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray):
+        self._terms = map_bytes(root / "index/terms.bin")
+        self._term_offsets = load_mapped(root / "index/terms_offsets.npy")
+        self._starts = load_mapped(root / "index/term_starts.npy")
+        self._idf = load_mapped(root / "index/idf.npy")
+        self._docs = load_mapped(root / "index/docs.npy")
+        self._denom = load_mapped(root / "index/denom.npy")
+        self._ids = ids
+        self._id_rank = id_rank
+        self.doc_count = ids.count
+        self.term_count = len(self._idf)
+        self.term_index = lru_cache(maxsize=1 << 16)(self._term_index)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any]]:
+        # the index of the unpickled store (which pickles by path), not copies of its postings
+        return operator.attrgetter("index"), (self._ids,)
+
+    def _term(self, i: int) -> bytes:
+        return self._terms[int(self._term_offsets[i]) : int(self._term_offsets[i + 1])]
+
+    def _term_index(self, term: str) -> int | None:
+        """The term's number in the vocabulary, by binary search; None when no document has it."""
+        key = term.encode("utf-8", "surrogatepass")
+        lo, hi = 0, self.term_count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._term(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.term_count and self._term(lo) == key else None
+
+    def _hits(self, query: str) -> list[Hit]:
+        hits: list[Hit] = []
+        for term, qtf in Counter(analyze(query)).items():
+            t = self.term_index(term)
+            if t is not None:
+                a, b = int(self._starts[t]), int(self._starts[t + 1])
+                hits.append(((self._docs[a:b], self._denom[a:b], self._idf[t]), qtf))
+        return hits
+
+    def scored(self, query: str, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` ``(ASIN, score)`` pairs, best first; only documents sharing a term appear."""
+        docs, best = score_hits(self._hits(query), self.doc_count, self._id_rank, k)
+        asin = self._ids.asin_at
+        return [(asin(int(d)), float(s)) for d, s in zip(docs, best, strict=True)]
+
+    def search(self, query: str, k: int) -> list[str]:
+        """Top ``k`` ASINs, best first."""
+        return [asin for asin, _ in self.scored(query, k)]
