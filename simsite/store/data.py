@@ -14,6 +14,7 @@ import itertools
 import json
 import os
 import random
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,10 +57,12 @@ class _Blob:
     """
 
     def __init__(self, path: Path):
-        self._file = open(path, "rb", buffering=0)  # noqa: SIM115 -- lives as long as the store
+        # a raw descriptor, closed when the blob is collected (a file object would warn then)
+        self._fd = os.open(path, os.O_RDONLY)
+        weakref.finalize(self, os.close, self._fd)
 
     def read(self, start: int, end: int) -> bytes:
-        return os.pread(self._file.fileno(), end - start, start) if end > start else b""
+        return os.pread(self._fd, end - start, start) if end > start else b""
 
 
 class StoreData:
