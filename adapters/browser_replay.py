@@ -17,7 +17,7 @@ from shopsim.adapters.browser_obs import (
     PageObserver,
     context_options,
 )
-from shopsim.adapters.browser_source import EpisodeRecorder
+from shopsim.adapters.browser_source import EpisodeRecorder, RecordedEpisodes
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import SourceError
@@ -26,7 +26,7 @@ from shopsim.page import PageState
 __all__ = ["BrowserReplaySource"]
 
 
-class BrowserReplaySource(ReplaySource):
+class BrowserReplaySource(RecordedEpisodes, ReplaySource):
     """Replay a bundle in real Chromium: every request is fulfilled from the bundle or aborted.
 
     Page requests are answered from ``pages/`` (or from the HAR with ``route_from_har(...,
@@ -108,16 +108,6 @@ class BrowserReplaySource(ReplaySource):
         if self.current is None or self.page is None:
             raise SourceError("observe() before reset()")
         return self.observer.observe(self.page, self.current, mode)
-
-    @property
-    def last_trace(self) -> Path | None:
-        """The last finished episode's trace zip, if tracing."""
-        return self.recorder.last_trace
-
-    @property
-    def last_video(self) -> Path | None:
-        """The last finished episode's video, if recording."""
-        return self.recorder.last_video
 
     def _close_context(self) -> None:
         self.observer.detach()

@@ -203,7 +203,23 @@ class EpisodeRecorder:
         self._tracing, self._chunked = None, False
 
 
-class BrowserSource(SourceBase):
+class RecordedEpisodes:
+    """``last_trace`` / ``last_video`` of a browser source that records its episodes (``self.recorder``)."""
+
+    recorder: EpisodeRecorder
+
+    @property
+    def last_trace(self) -> Path | None:
+        """The trace zip of the last finished episode (None when not tracing)."""
+        return self.recorder.last_trace
+
+    @property
+    def last_video(self) -> Path | None:
+        """The video of the last finished episode (None when not recording video)."""
+        return self.recorder.last_video
+
+
+class BrowserSource(RecordedEpisodes, SourceBase):
     """Real headless Chromium against a running server; a fresh browser context per episode.
 
     ``page=`` drives a Playwright page the caller owns instead (no context is created or closed; reset
@@ -253,16 +269,6 @@ class BrowserSource(SourceBase):
         except Exception as exc:
             raise SourceError(f"could not launch Chromium: {exc}") from exc
 
-    @property
-    def last_trace(self) -> Path | None:
-        """The trace zip of the last finished episode (None when not tracing)."""
-        return self.recorder.last_trace
-
-    @property
-    def last_video(self) -> Path | None:
-        """The video of the last finished episode (None when not recording video)."""
-        return self.recorder.last_video
-
     def _absolute(self, url: str) -> str:
         return url if url.startswith(("http://", "https://")) else self.base_url + url
 
@@ -307,13 +313,9 @@ class BrowserSource(SourceBase):
     def step(self, action: str) -> StepOut:
         from playwright.sync_api import Error as PlaywrightError
 
-        early = self.episode.before()
-        if early is not None:
-            return early
-        assert self.episode.state is not None
-        nav = self.translator.resolve(self.episode.state, action)
-        if nav.kind in ("none", "select") or nav.url is None:
-            return self.episode.refuse(nav.feedback)
+        nav = self.episode.navigation(self.translator, action)
+        if not isinstance(nav, Navigation):
+            return nav
         try:
             if self.mode == "click":
                 self._click(nav)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shopsim.errors import SourceError
-from shopsim.page import Feedback, PageState
+from shopsim.page import Feedback, Navigation, PageState
 
 __all__ = ["EpisodeBook", "LimitedSteps", "SourceBase", "StepOut"]
 
@@ -54,6 +54,18 @@ class EpisodeBook:
             self.state = state.model_copy(update={"feedback": fb})
             return self.state, 0.0, True, True
         return state, 0.0, False, False
+
+    def navigation(self, translator: Any, action: str) -> Navigation | StepOut:
+        """Where ``action`` leads from the page shown; or, when it leads nowhere (the episode is over,
+        the action is refused or only selects on the page), the step's answer."""
+        early = self.before()
+        if early is not None:
+            return early
+        assert self.state is not None
+        nav = translator.resolve(self.state, action)
+        if nav.kind in ("none", "select") or nav.url is None:
+            return self.refuse(nav.feedback)
+        return nav
 
     def before(self) -> StepOut | None:
         if self.state is None:

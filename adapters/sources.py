@@ -31,7 +31,7 @@ from shopsim.adapters.browser_source import (  # re-exported: their home before 
 )
 from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
 from shopsim.errors import SourceError
-from shopsim.page import PageState
+from shopsim.page import Navigation, PageState
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.snapshots import SnapshotError
@@ -136,13 +136,9 @@ class HttpSource(_Base):
                 raise SourceError("step() before reset()")
             out = self._json("POST", f"/api/sessions/{self.session_id}/step", json={"action": action})
             return PageState.model_validate(out["page_state"]), out["reward"], out["done"], out["truncated"]
-        early = self.episode.before()
-        if early is not None:
-            return early
-        assert self.episode.state is not None
-        nav = self.translator.resolve(self.episode.state, action)
-        if nav.kind in ("none", "select") or nav.url is None:
-            return self.episode.refuse(nav.feedback)
+        nav = self.episode.navigation(self.translator, action)
+        if not isinstance(nav, Navigation):
+            return nav
         method = "POST" if nav.kind == "form" else "GET"
         return self.episode.landed(self._page(method, nav.url, nav.form or None))
 

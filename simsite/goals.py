@@ -91,22 +91,20 @@ def goal_weight(attrs: list[str], counts: dict[str, int]) -> float:
     return sum(1.0 / counts[a] for a in attrs) / len(attrs)
 
 
+def _goal(p: Product, instruction: str, attributes: list[str], upper: float,
+          goal_options: dict[str, str] | list[str], weight: float) -> Goal:
+    """A goal for product ``p``: what both kinds of goal take from the product itself."""
+    return Goal(asin=p.asin, category=p.category, query=p.query, name=p.title,
+                product_category=p.product_category, instruction_text=instruction, attributes=attributes,
+                price_upper=upper, goal_options=goal_options, weight=weight)
+
+
 def synthetic_goal(p: Product, goal_options: dict[str, str], upper: float, weight: float) -> Goal:
     """One synthetic goal: the product's instruction, its option values and the price clause."""
     option_text = ", and ".join(f"{k}: {v}" for k, v in goal_options.items())
     option_text = " with " + option_text if option_text else ""
-    return Goal(
-        asin=p.asin,
-        category=p.category,
-        query=p.query,
-        name=p.title,
-        product_category=p.product_category,
-        instruction_text=f"{p.instruction_text}{option_text}{price_text(upper)}",
-        attributes=p.instruction_attributes or [],
-        price_upper=upper,
-        goal_options=goal_options,
-        weight=weight,
-    )
+    return _goal(p, f"{p.instruction_text}{option_text}{price_text(upper)}", p.instruction_attributes or [],
+                 upper, goal_options, weight)
 
 
 def synthetic_goals(products: Sequence[Product], prices: Mapping[str, float], rng: random.Random) -> list[Goal]:
@@ -137,18 +135,8 @@ def synthetic_goals(products: Sequence[Product], prices: Mapping[str, float], rn
 
 def human_goal(p: Product, rec: dict, upper: float) -> Goal:
     """One human goal from a product's human-written instruction record."""
-    return Goal(
-        asin=p.asin,
-        category=p.category,
-        query=p.query,
-        name=p.title,
-        product_category=p.product_category,
-        instruction_text=str(rec.get("instruction", "")).strip(".") + price_text(upper),
-        attributes=rec.get("instruction_attributes") or [],
-        price_upper=upper,
-        goal_options=list(rec.get("instruction_options") or []),
-        weight=1.0,
-    )
+    return _goal(p, str(rec.get("instruction", "")).strip(".") + price_text(upper),
+                 rec.get("instruction_attributes") or [], upper, list(rec.get("instruction_options") or []), 1.0)
 
 
 def human_goals(products: Sequence[Product], prices: Mapping[str, float], rng: random.Random) -> list[Goal]:

@@ -18,7 +18,7 @@ import json
 import math
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -36,6 +36,7 @@ __all__ = [
     "attribute_record",
     "check_instruction",
     "find_catalog_files",
+    "first_records",
     "human_records",
     "iter_jsonl",
     "json_kind",
@@ -355,16 +356,8 @@ def load_products(
     reviews, ratings = _reviews(files.reviews)
 
     products: list[Product] = []
-    seen: set[str] = set()
     duplicates: list[str] = []
-    for i, p in enumerate(raw_products):
-        asin = record_asin(p, i, files.items)
-        if asin is None:
-            continue
-        if asin in seen:
-            duplicates.append(asin)
-            continue
-        seen.add(asin)
+    for i, asin, p in first_records(enumerate(raw_products), files.items, duplicates):
         attr = attribute_record(attributes, asin, files.attributes)
         if not human_goals:
             check_instruction(attr, asin, files.attributes)
@@ -378,6 +371,23 @@ def load_products(
     if not products:
         raise DataError(f"{files.items}: no products (the list is empty or every record was skipped)")
     return products
+
+
+def first_records(records: Iterable[tuple[int, dict[str, Any]]], path: Path,
+                  duplicates: list[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """WebShop's numbering of products: ``(index, asin, record)`` for each record kept. A record
+    :func:`record_asin` skips is left out; of several records with one ASIN the first is kept and
+    the others' ASINs are added to ``duplicates``."""
+    seen: set[str] = set()
+    for i, p in records:
+        asin = record_asin(p, i, path)
+        if asin is None:
+            continue
+        if asin in seen:
+            duplicates.append(asin)
+            continue
+        seen.add(asin)
+        yield i, asin, p
 
 
 def record_asin(p: dict[str, Any], i: int, path: Path) -> str | None:

@@ -32,9 +32,9 @@ from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_weight, price_limit
 from shopsim.simsite.loader import (
     CatalogFiles,
     find_catalog_files,
+    first_records,
     json_kind,
     load_side_files,
-    record_asin,
     review_asin,
     warn_duplicates,
 )
@@ -165,29 +165,23 @@ def _review_index(files: CatalogFiles, progress: Progress) -> tuple[dict[str, tu
 def _chunks(reader: JsonListReader, files: CatalogFiles, num_products: int | None, attributes: dict[str, Any],
             human: dict[str, Any], reviews: dict[str, tuple[int, dict[str, Any]]], state: dict[str, Any]) -> Iterator[Chunk]:
     """Number the products (WebShop's skip and first-wins rules) and cut them into chunks."""
-    seen: set[str] = set()
-    duplicates: list[str] = state["duplicates"]
+    def objects() -> Iterator[tuple[int, dict[str, Any]]]:
+        for i, raw in reader:
+            if num_products is not None and i >= num_products:
+                return
+            state["records"] = i + 1
+            if not isinstance(raw, dict):
+                raise DataError(f"{files.items}: record {i}: expected an object, got {json_kind(raw)}")
+            yield i, raw
+
     records: list[Record] = []
-    doc = first = 0
-    for i, raw in reader:
-        if num_products is not None and i >= num_products:
-            break
-        state["records"] = i + 1
-        if not isinstance(raw, dict):
-            raise DataError(f"{files.items}: record {i}: expected an object, got {json_kind(raw)}")
-        asin = record_asin(raw, i, files.items)
-        if asin is None:
-            continue
-        if asin in seen:
-            duplicates.append(asin)
-            continue
+    first = 0
+    for doc, (i, asin, raw) in enumerate(first_records(objects(), files.items, state["duplicates"]), 1):
         if "\0" in asin:
             raise DataError(f"{files.items}: record {i}: field 'asin': {asin!r} holds a NUL character, "
                             "which a store cannot keep")
-        seen.add(asin)
         state["asins"].append(asin)
         records.append((i, asin, raw, attributes.get(asin), human.get(asin), reviews.get(asin)))
-        doc += 1
         if len(records) == CHUNK:
             yield first, records
             first, records = doc, []
