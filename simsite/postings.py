@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["Postings", "id_ranks", "invert", "top_k"]
+__all__ = ["Postings", "best_of", "id_ranks", "invert", "top_k"]
 
 #: term -> (document numbers, term frequencies), both numpy arrays in document order.
 Postings = dict[str, tuple[np.ndarray, np.ndarray]]
@@ -61,7 +61,14 @@ def top_k(scores: np.ndarray, ranks: np.ndarray, k: int) -> tuple[np.ndarray, np
             order = np.lexsort((ranks[cand], -scores[cand]))[:k]
             return cand[order], scores[cand][order]
     cand = np.flatnonzero(nonzero)
-    cand_scores = scores[cand]
+    return best_of(cand, scores[cand], ranks, k)
+
+
+def best_of(cand: np.ndarray, cand_scores: np.ndarray, ranks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` best of the candidate documents with a non-zero score, by score then id."""
+    if len(cand) and not cand_scores.all():
+        keep = cand_scores != 0
+        cand, cand_scores = cand[keep], cand_scores[keep]
     if len(cand) > k:
         kth = np.partition(cand_scores, len(cand) - k)[len(cand) - k]
         keep = cand_scores >= kth

@@ -15,7 +15,8 @@ What makes Lucene's scores Lucene's, each reproduced here:
 - **Ties** go to the smaller document id string, i.e. the ASIN (Anserini sorts hits by score,
   then by the ``id`` field).
 
-Per posting we keep ``1 + tf * factor`` (a float), so a query costs only its terms' postings.
+Per posting we keep ``1 + tf * factor`` (a float), so a query costs only its terms' postings, and
+of those only the ones that can reach the top k (:mod:`.topk`).
 :func:`anserini_scores` gives the scores as Pyserini reports them (rounded to four decimals).
 """
 
@@ -28,7 +29,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from shopsim.simsite.lucene.analysis import analyze
-from shopsim.simsite.postings import id_ranks, invert, top_k
+from shopsim.simsite.lucene.topk import Hit, score_hits
+from shopsim.simsite.postings import id_ranks, invert
 
 __all__ = ["Hit", "LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors", "lucene_idf", "score_hits"]
 
@@ -112,21 +114,6 @@ def length_factors(lengths: np.ndarray, k1: float = 0.9, b: float = 0.4) -> tupl
     avgdl = f32(int(np.sum(lengths, dtype=np.int64)) / n) if n else f32(1.0)
     cache = f32(1.0) / (k1_ * ((f32(1.0) - b_) + b_ * _LENGTH_TABLE / avgdl))
     return cache[norms], avgdl
-
-
-Hit = tuple[tuple[np.ndarray, np.ndarray, np.float32], int]
-"""A query term's postings ``(documents, 1 + tf * factor, idf)`` and its count in the query."""
-
-
-def score_hits(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Lucene's scores of the documents the hits reach, top ``k`` by score then id: (documents, scores)."""
-    if not hits or k <= 0:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
-    scores = np.zeros(doc_count, dtype=np.float64)  # per query: safe across threads
-    for (docs, denom, idf), qtf in hits:
-        w = np.float32(qtf) * idf
-        scores[docs] += w - w / denom  # float terms, summed in double
-    return top_k(scores.astype(np.float32), id_rank, k)
 
 
 def anserini_scores(scores: Sequence[float]) -> list[float]:

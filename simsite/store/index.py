@@ -125,7 +125,8 @@ class StoreIndex:
                 hi = mid
         return lo if lo < self.term_count and self._term(lo) == key else None
 
-    def _hits(self, query: str) -> list[Hit]:
+    def hits(self, query: str) -> list[Hit]:
+        """The query's analysed terms found in the index: postings, idf and count in the query."""
         hits: list[Hit] = []
         for term, qtf in Counter(analyze(query)).items():
             t = self.term_index(term)
@@ -136,7 +137,7 @@ class StoreIndex:
 
     def scored(self, query: str, k: int) -> list[tuple[str, float]]:
         """Top ``k`` ``(ASIN, score)`` pairs, best first; only documents sharing a term appear."""
-        docs, best = score_hits(self._hits(query), self.doc_count, self._id_rank, k)
+        docs, best = score_hits(self.hits(query), self.doc_count, self._id_rank, k)
         asin = self._ids.asin_at
         return [(asin(int(d)), float(s)) for d, s in zip(docs, best, strict=True)]
 
