@@ -1,96 +1,79 @@
 """Download WebShop's published data files: resumable, with a progress bar, checked against pinned checksums.
 
 Where the files come from: WebShop's ``setup.sh`` (princeton-nlp/WebShop) fetches each file by its
-Google Drive id with gdown. The ids, and what is on record about each file, are in
+Google Drive id with gdown; Drive often refuses today (404, quota pages), so two public Hugging Face
+mirrors, pinned to one revision each, follow it. The ids, mirrors, sizes and SHA-256s are in
 ``webshop_data.json`` beside this module; shopsim ships no data.
 
+* **Sources in order:** a file that fails on one source (after its retries, a 4xx, a quota or error
+  page, bytes that do not verify) is tried on the next, with one line saying so. The ``.part`` carries
+  over, so the next source resumes it; the end result is checked against the same pin whichever
+  sources supplied the bytes, so mixing them is safe.
 * **Resumable:** bytes go to ``NAME.part``; a later run (or a retry after a dropped connection) asks
   for the rest with an HTTP ``Range`` request and appends. A server that ignores the range (200)
   restarts the file; the finished file is renamed into place only after it verifies.
-* **Checked:** a file with a pinned SHA-256 must match it; one with only its size and a SHA-256
-  prefix on record must match those; a file with nothing on record is refused unless the caller
-  trusts it (``trust_unverified``), and its SHA-256 is reported so it can be pinned
-  (``--checksums FILE`` in ``sha256sum`` format adds or replaces pins). A mismatch deletes the download.
+* **Checked:** against a pinned SHA-256 (and the size, checked before a byte is written), or a size and
+  SHA-256 prefix; a file with nothing on record needs ``trust_unverified`` and its SHA-256 is reported
+  (``--checksums FILE``, ``sha256sum`` format, adds or replaces pins). A mismatch deletes the download.
 * **Google Drive:** a large file first answers with a "can't scan this file for viruses" page; the
   confirmation (a form, a ``confirm=`` link, or a ``download_warning`` cookie) is followed. A quota page
   ("too many users have downloaded this file") is reported as such.
-* ``base_url`` replaces Google Drive: ``URL/NAME`` for a plain mirror, or a template with ``{id}`` /
-  ``{name}`` (how the tests point it at a local server).
+* :func:`source_from_url` turns a URL into a source: ``URL/NAME`` for a plain mirror, or a template with
+  ``{id}`` / ``{name}`` (how the tests point it at local servers).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.fetch_progress import Progress, human_bytes
+from shopsim.simsite.fetch_record import (
+    DRIVE,
+    DRIVE_URL,
+    MANIFEST_PATH,
+    DataManifest,
+    Mirror,
+    RemoteFile,
+    Source,
+    Verification,
+    default_sources,
+    load_manifest,
+    read_checksums,
+    select_files,
+    sha256_file,
+    source_from_url,
+    verification_level,
+)
 
 __all__ = [
-    "DRIVE_URL",
-    "MANIFEST_PATH",
-    "DataManifest",
-    "FetchError",
-    "Fetched",
-    "Progress",
-    "RemoteFile",
-    "drive_confirm_url",
-    "fetch_files",
-    "load_manifest",
-    "read_checksums",
-    "select_files",
-    "sha256_file",
-    "verification_level",
+    "DRIVE", "DRIVE_URL", "MANIFEST_PATH", "DataManifest", "FetchError", "Fetched", "Mirror", "Progress", "RemoteFile",
+    "Source", "default_sources", "drive_confirm_url", "fetch_files", "load_manifest", "read_checksums", "select_files",
+    "sha256_file", "source_from_url", "verification_level",
 ]
 
-MANIFEST_PATH = Path(__file__).with_name("webshop_data.json")
-DRIVE_URL = "https://drive.google.com/uc?export=download&id={id}"
 CHUNK = 1 << 16
 #: A confirmation page is small; anything larger is not one and is not read into memory.
 MAX_PAGE_BYTES = 2 << 20
-Verification = Literal["sha256", "size+prefix", "unverified"]
-_HEX = r"^[0-9a-f]+$"
-
 
 class FetchError(DataError):
-    """A download failed or a file did not verify; the message is one line naming the file."""
+    """A download failed or a file did not verify; the message is one line naming the file.
 
+    ``brief`` says the same in a few words after a source's name, for the line that switches sources.
+    """
 
-class RemoteFile(BaseModel):
-    """One published file and what is on record about it."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    name: str = ""
-    drive_id: str
-    sha256: str | None = Field(default=None, min_length=64, max_length=64, pattern=_HEX)
-    size: int | None = Field(default=None, ge=0)
-    sha256_prefix: str | None = Field(default=None, min_length=8, max_length=64, pattern=_HEX)
-    note: str = ""
-
-
-class DataManifest(BaseModel):
-    """``webshop_data.json``: the sets WebShop's setup.sh knows and each file's record."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    version: int
-    source: str
-    license: str
-    sets: dict[str, list[str]]
-    files: dict[str, RemoteFile]
+    def __init__(self, message: str, *, brief: str | None = None):
+        super().__init__(message)
+        self.brief = brief or message
 
 
 @dataclass(frozen=True)
@@ -104,92 +87,37 @@ class Fetched:
     verified: Verification
     resumed_from: int = 0
     already_there: bool = False
-
-
-def load_manifest(path: str | Path | None = None) -> DataManifest:
-    """The packaged record (or another file in its format)."""
-    p = Path(path) if path is not None else MANIFEST_PATH
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-        manifest = DataManifest.model_validate(data)
-    except (OSError, ValueError, ValidationError) as exc:
-        raise DataError(f"{p}: not a data manifest ({str(exc).splitlines()[0][:200]})") from None
-    files = {name: f.model_copy(update={"name": name}) for name, f in manifest.files.items()}
-    return manifest.model_copy(update={"files": files})
-
-
-def read_checksums(path: str | Path) -> dict[str, str]:
-    """``{name: sha256}`` from a ``sha256sum`` file (``HEX  NAME`` or ``HEX *NAME`` lines)."""
-    p = Path(path)
-    try:
-        lines = p.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"--checksums {p}: cannot read it ({exc.__class__.__name__})") from None
-    out: dict[str, str] = {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        m = re.match(r"^([0-9a-fA-F]{64}) [ *](.+)$", line.strip())
-        if m is None:
-            raise ConfigError(f"--checksums {p}, line {number}: expected '<64 hex digits>  <file name>'")
-        out[Path(m.group(2).strip()).name] = m.group(1).lower()
-    return out
-
-
-def select_files(manifest: DataManifest, set_name: str, pins: dict[str, str] | None = None) -> list[RemoteFile]:
-    """A set's files, with ``pins`` (from :func:`read_checksums`) replacing what is on record."""
-    if set_name not in manifest.sets:
-        raise ConfigError(f"--set {set_name!r}: choose one of {', '.join(manifest.sets)}")
-    files = []
-    for name in manifest.sets[set_name]:
-        f = manifest.files[name]
-        if pins and name in pins:  # a pin replaces the whole record
-            f = f.model_copy(update={"sha256": pins[name], "size": None, "sha256_prefix": None})
-        files.append(f)
-    return files
-
-
-def verification_level(f: RemoteFile) -> Verification:
-    """How strongly a download of ``f`` can be checked."""
-    if f.sha256:
-        return "sha256"
-    if f.size is not None and f.sha256_prefix:
-        return "size+prefix"
-    return "unverified"
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-    return h.hexdigest()
+    source: str = ""  # the label of the source that finished the download
 
 
 def _verify(f: RemoteFile, path: Path) -> tuple[str, Verification]:
     """The file's SHA-256 and level, or FetchError naming what did not match."""
     size, digest = path.stat().st_size, sha256_file(path)
     level = verification_level(f)
+    why = None
     if f.size is not None and size != f.size:
-        raise FetchError(f"{f.name}: {size} bytes, but the published file has {f.size}")
-    if f.sha256 and digest != f.sha256:
-        raise FetchError(f"{f.name}: SHA-256 {digest[:16]}... does not match the pinned {f.sha256[:16]}...")
-    if not f.sha256 and f.sha256_prefix and not digest.startswith(f.sha256_prefix):
-        raise FetchError(f"{f.name}: SHA-256 {digest[:16]}... does not start with the recorded {f.sha256_prefix}")
+        why = f"{size} bytes, but the published file has {f.size}"
+    elif f.sha256 and digest != f.sha256:
+        why = f"SHA-256 {digest[:16]}... does not match the pinned {f.sha256[:16]}..."
+    elif not f.sha256 and f.sha256_prefix and not digest.startswith(f.sha256_prefix):
+        why = f"SHA-256 {digest[:16]}... does not start with the recorded {f.sha256_prefix}"
+    if why is not None:
+        raise FetchError(f"{f.name}: {why}", brief=f"gave bytes that do not verify ({why})")
     return digest, level
+
+
+def _verify_or_delete(f: RemoteFile, part: Path) -> tuple[str, Verification]:
+    try:
+        return _verify(f, part)
+    except FetchError as exc:
+        part.unlink(missing_ok=True)  # whose bytes were wrong is unknowable when sources were mixed: start afresh
+        raise FetchError(f"{exc} (download deleted; run again to fetch it afresh)",
+                         brief=f"{exc.brief}; deleted the download") from None
 
 
 # ---- downloading ----------------------------------------------------------------------------------------
 class _Retry(Exception):
     """A failure worth another try (dropped connection, 5xx, 429); the message says what happened."""
-
-
-def _url_for(f: RemoteFile, base_url: str | None) -> str:
-    if base_url is None:
-        return DRIVE_URL.format(id=f.drive_id)
-    if "{id}" in base_url or "{name}" in base_url:
-        return base_url.replace("{id}", f.drive_id).replace("{name}", f.name)
-    return f"{base_url.rstrip('/')}/{f.name}"
 
 
 def _with_query(url: str, extra: dict[str, str]) -> str:
@@ -222,10 +150,12 @@ def _page_error(f: RemoteFile, page: str) -> FetchError:
     text = (tree.body.text(separator=" ") if tree.body is not None else "").lower()
     if "too many users" in text or "quota" in text:
         return FetchError(f"{f.name}: Google Drive refuses: too many downloads of this file recently; try again later, "
-                          f"or download https://drive.google.com/uc?id={f.drive_id} by hand into the folder")
+                          f"or download https://drive.google.com/uc?id={f.drive_id} by hand into the folder",
+                          brief="refused: quota exceeded (too many downloads of this file recently)")
     node = tree.css_first("title")
     title = " ".join(node.text().split())[:80] if node is not None else ""
-    return FetchError(f"{f.name}: the server answered with a web page ({title or 'no title'}), not the file")
+    return FetchError(f"{f.name}: the server answered with a web page ({title or 'no title'}), not the file",
+                      brief=f"answered with a web page ({title or 'no title'}), not the file")
 
 
 def _content_range_start(value: str | None) -> tuple[int, int | None] | None:
@@ -238,7 +168,9 @@ def _content_range_start(value: str | None) -> tuple[int, int | None] | None:
 def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: Progress) -> int:
     """One attempt: request the rest of ``part`` and append it. Returns the offset it resumed at."""
     have = part.stat().st_size if part.exists() else 0
-    headers = {"Range": f"bytes={have}-"} if have else {}
+    headers = {"Accept-Encoding": "identity"}  # byte ranges and sizes of the file itself, not of a gzip stream
+    if have:
+        headers["Range"] = f"bytes={have}-"
     target = url
     for _ in range(4):  # a confirmation page or two, then the file
         with client.stream("GET", target, headers=headers, follow_redirects=True) as r:
@@ -247,7 +179,8 @@ def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
             if r.status_code == 416 and have:
                 return have  # nothing left to fetch: the part is complete (verification decides)
             if r.status_code >= 400:
-                raise FetchError(f"{f.name}: HTTP {r.status_code} from {_short(target)}")
+                raise FetchError(f"{f.name}: HTTP {r.status_code} from {_short(target)}",
+                                 brief=f"answered {r.status_code}")
             if r.headers.get("content-type", "").startswith("text/html"):
                 page = _read_page(r)
                 if page.lstrip().startswith("<"):
@@ -256,9 +189,11 @@ def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
                         raise _page_error(f, page)
                     target = nxt
                     continue
-                raise FetchError(f"{f.name}: served as text/html; is {_short(target)} the file?")
+                raise FetchError(f"{f.name}: served as text/html; is {_short(target)} the file?",
+                                 brief="served text/html, not the file")
             return _write(r, f, part, have, progress)
-    raise FetchError(f"{f.name}: more than three confirmation pages from {_short(url)}")
+    raise FetchError(f"{f.name}: more than three confirmation pages from {_short(url)}",
+                     brief="sent more than three confirmation pages")
 
 
 def _read_page(r: httpx.Response) -> str:
@@ -281,6 +216,9 @@ def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: Pr
         length = r.headers.get("content-length")
         total = int(length) if length and length.isdigit() else None
         mode, resumed, have = "wb", 0, 0
+    if total is not None and f.size is not None and total != f.size and _identity(r):
+        raise FetchError(f"{f.name}: {total} bytes, but the published file has {f.size}",
+                         brief=f"serves {total} bytes, but the published file has {f.size}")
     total = total if total is not None else f.size
     progress.start(f.name, have, total)
     written = have
@@ -296,6 +234,10 @@ def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: Pr
         raise _Retry(f"connection closed after {human_bytes(written)} of {human_bytes(total)}")
     progress.finish()
     return resumed
+
+
+def _identity(r: httpx.Response) -> bool:
+    return r.headers.get("content-encoding", "identity").strip().lower() in ("", "identity")
 
 
 def _short(url: str) -> str:
@@ -316,20 +258,44 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
             why = f"{type(exc).__name__}: {str(exc)[:120] or 'no detail'}"
         except _Retry as exc:
             why = str(exc)
-        if progress.live:
-            progress.stream.write("\n")
+        progress.interrupt()
         if attempt < retries:
-            progress.stream.write(f"{f.name}: {why}; retrying ({attempt + 1} of {retries})\n")
+            progress.say(f"{f.name}: {why}; retrying ({attempt + 1} of {retries})")
             sleep(retry_wait * 2 ** attempt)
     have = part.stat().st_size if part.exists() else 0
-    raise FetchError(f"{f.name}: {why}; gave up after {retries} retries (run again to resume from {human_bytes(have)})")
+    raise FetchError(f"{f.name}: {why}; gave up after {retries} retries (run again to resume from {human_bytes(have)})",
+                     brief=f"gave up after {retries} retries ({why})")
+
+
+def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source], part: Path, progress: Progress, *,
+                  retries: int, retry_wait: float, sleep: Callable[[float], None]) -> tuple[int, str, Verification, str]:
+    """Download and verify ``f`` from the first source that delivers it; ``part`` carries over between sources.
+
+    Returns (resumed offset, SHA-256, level, source label). One source: its own error; several: one line naming each.
+    """
+    failures: list[str] = []
+    for i, src in enumerate(sources):
+        try:
+            resumed = _download(client, f, src.url_for(f), part, progress, retries=retries, retry_wait=retry_wait,
+                                sleep=sleep)
+            digest, level = _verify_or_delete(f, part)
+            return resumed, digest, level, src.label
+        except FetchError as exc:
+            if len(sources) == 1:
+                raise
+            failures.append(f"{src.label} {exc.brief}")
+            if i + 1 < len(sources):
+                progress.say(f"{f.name}: {src.label} {exc.brief}; trying {sources[i + 1].label}")
+    have = part.stat().st_size if part.exists() else 0
+    again = f" (run again to resume from {human_bytes(have)})" if have else ""
+    raise FetchError(f"{f.name}: every source failed: {'; '.join(failures)}{again}")
 
 
 def fetch_files(
     files: list[RemoteFile],
     out: str | Path,
     *,
-    base_url: str | None = None,
+    sources: Sequence[Source] | None = None,
     trust_unverified: bool = False,
     client: httpx.Client | None = None,
     retries: int = 4,
@@ -337,7 +303,13 @@ def fetch_files(
     progress: Progress | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> list[Fetched]:
-    """Download ``files`` into ``out`` (skipping ones already there and verified); see the module doc."""
+    """Download ``files`` into ``out`` (skipping ones already there and verified); see the module doc.
+
+    ``sources`` are tried in order for each file (default: Google Drive, then the record's mirrors).
+    """
+    sources = list(sources) if sources is not None else default_sources(load_manifest())
+    if not sources:
+        raise ConfigError("no source to download from")
     unverified = [f.name for f in files if verification_level(f) == "unverified"]
     if unverified and not trust_unverified:
         raise ConfigError(f"no checksum on record for {', '.join(unverified)}: pass --trust-unverified to download "
@@ -361,17 +333,13 @@ def fetch_files(
                     results.append(Fetched(f.name, final, final.stat().st_size, digest, level, already_there=True))
                     continue
                 except FetchError as exc:
-                    progress.stream.write(f"{exc}; downloading it again\n")
+                    progress.say(f"{exc}; downloading it again")
                     final.unlink()
-            resumed = _download(client, f, _url_for(f, base_url), part, progress, retries=retries,
-                                retry_wait=retry_wait, sleep=sleep)
-            try:
-                digest, level = _verify(f, part)
-            except FetchError as exc:
-                part.unlink(missing_ok=True)
-                raise FetchError(f"{exc} (download deleted; run again to fetch it afresh)") from None
+            resumed, digest, level, src = _from_sources(client, f, sources, part, progress, retries=retries,
+                                                        retry_wait=retry_wait, sleep=sleep)
             os.replace(part, final)
-            results.append(Fetched(f.name, final, final.stat().st_size, digest, level, resumed_from=resumed))
+            results.append(Fetched(f.name, final, final.stat().st_size, digest, level, resumed_from=resumed,
+                                   source=src))
     finally:
         if own:
             client.close()

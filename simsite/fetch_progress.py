@@ -60,6 +60,19 @@ class Progress:
             self.stream.write("\r\x1b[K" + self._line())
             self.stream.flush()
 
+    def interrupt(self) -> None:
+        """End a half-drawn live line (the download stopped) so the next message starts on its own line."""
+        if self.live and self.name:
+            self.stream.write("\n")
+            self.name = ""
+
+    def say(self, line: str) -> None:
+        """A message between progress lines (a retry, a switch to another source)."""
+        self.interrupt()
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
     def finish(self) -> None:
         self.stream.write(("\r\x1b[K" if self.live else "") + self._line() + "\n")
         self.stream.flush()
+        self.name = ""

@@ -8,6 +8,7 @@ as its own process (``shopsim data fetch`` through the CLI's entry point), so ex
 from __future__ import annotations
 
 import hashlib
+import io
 import subprocess
 import sys
 import threading
@@ -19,7 +20,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from shopsim.simsite.fetch import drive_confirm_url, load_manifest, select_files, verification_level
+from shopsim.errors import ConfigError
+from shopsim.simsite.fetch import (
+    Progress,
+    RemoteFile,
+    drive_confirm_url,
+    fetch_files,
+    load_manifest,
+    select_files,
+    source_from_url,
+    verification_level,
+)
 from tests.conftest import SMALL, needs_small
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -252,16 +263,20 @@ def test_missing_file_is_not_retried(small: tuple[str, Behaviour, Path], tmp_pat
 
 
 def test_unverifiable_files_need_trust(server: tuple[str, Behaviour], tmp_path: Path) -> None:
+    """Every shipped file is pinned; a record without a checksum (another manifest) is refused
+    before any byte is fetched unless trusted, and then its SHA-256 is reported for pinning."""
     base, b = server
     b.files = {n: _content(n, 20_000) for n in FULL_NAMES}
-    line = _one_error_line(_fetch("--set", "all", "--out", str(tmp_path / "d"), "--base-url", base))
-    assert "no checksum on record for items_shuffle.json, items_ins_v2.json, items_human_ins.json" in line
-    assert "--trust-unverified" in line and b.log == []  # refused before any download
-
-    r = _fetch("--set", "all", "--out", str(tmp_path / "d"), "--base-url", base, "--trust-unverified", "--no-prepare")
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.count("UNVERIFIED (trusted)") == 3
-    assert f"sha256 {hashlib.sha256(b.files['items_shuffle.json']).hexdigest()}" in r.stdout
+    record = [RemoteFile(name=n, drive_id=f"id-{n}") for n in FULL_NAMES]
+    with pytest.raises(ConfigError) as refused:
+        fetch_files(record, tmp_path / "d", sources=[source_from_url(base)])
+    assert str(refused.value).startswith("no checksum on record for items_shuffle.json, items_ins_v2.json, "
+                                         "items_human_ins.json: pass --trust-unverified")
+    assert b.log == []  # refused before any download
+    done = fetch_files(record, tmp_path / "d", sources=[source_from_url(base)], trust_unverified=True,
+                       progress=Progress(io.StringIO()))
+    assert [f.verified for f in done] == ["unverified"] * 3
+    assert done[0].sha256 == hashlib.sha256(b.files["items_shuffle.json"]).hexdigest()
 
 
 def test_bad_checksums_file_is_one_line(tmp_path: Path) -> None:
@@ -310,10 +325,8 @@ def test_drive_confirm_url_forms() -> None:
 def test_record_matches_webshop_setup() -> None:
     m = load_manifest()
     assert m.sets == {"small": list(SMALL_NAMES), "all": list(FULL_NAMES)}
-    levels = {f.name: verification_level(f) for f in select_files(m, "small")}
-    assert levels == {"items_shuffle_1000.json": "size+prefix", "items_ins_v2_1000.json": "sha256",
-                      "items_human_ins.json": "unverified"}
-    assert {verification_level(f) for f in select_files(m, "all")} == {"unverified"}
+    for set_name in ("small", "all"):
+        assert {verification_level(f) for f in select_files(m, set_name)} == {"sha256"}
 
 
 @needs_small

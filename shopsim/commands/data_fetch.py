@@ -29,29 +29,43 @@ def _prepare_function() -> Any:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     """Download the set, verify every file, print what was fetched, then prepare the store (or say how)."""
-    from shopsim.simsite.fetch import Progress, fetch_files, load_manifest, read_checksums, select_files
+    from shopsim.simsite.fetch import (
+        Progress,
+        default_sources,
+        fetch_files,
+        load_manifest,
+        read_checksums,
+        select_files,
+        source_from_url,
+    )
 
     if args.retries < 0 or args.retry_wait < 0:
         raise ConfigError("--retries and --retry-wait must not be negative")
+    if args.base_url and args.source:
+        raise ConfigError("--source picks among shopsim's own sources; --base-url replaces them: give one or the other")
     manifest = load_manifest()
     pins = read_checksums(args.checksums) if args.checksums else None
     files = select_files(manifest, args.set, pins)
+    sources = ([source_from_url(u) for u in args.base_url] if args.base_url
+               else default_sources(manifest, args.source or "all"))
     out = Path(args.out)
-    results = fetch_files(files, out, base_url=args.base_url, trust_unverified=args.trust_unverified,
+    results = fetch_files(files, out, sources=sources, trust_unverified=args.trust_unverified,
                           retries=args.retries, retry_wait=args.retry_wait, progress=Progress(sys.stderr))
     store = Path(args.store) if args.store else out / "store"
     prepare = None if args.no_prepare else _prepare_function()
     if args.json:
         print(json.dumps({"files": [{"name": r.name, "path": str(r.path), "size": r.size, "sha256": r.sha256,
                                      "verified": r.verified, "resumed_from": r.resumed_from,
-                                     "already_there": r.already_there} for r in results]}))
+                                     "already_there": r.already_there, "source": r.source or None}
+                                    for r in results]}))
     else:
         print(f"shopsim data fetch: {args.set} set -> {out}")
         for r in results:
             status = {"sha256": "verified (SHA-256)", "size+prefix": "verified (size and SHA-256 prefix)",
                       "unverified": "UNVERIFIED (trusted)"}[r.verified]
             extra = " (already there)" if r.already_there else (f" (resumed at {r.resumed_from} bytes)" if r.resumed_from else "")
-            print(f"  {r.name:<26} {r.size:>13,} bytes  {status}{extra}")
+            origin = f", from {r.source}" if r.source else ""
+            print(f"  {r.name:<26} {r.size:>13,} bytes  {status}{origin}{extra}")
             if r.verified == "unverified":
                 print(f"    sha256 {r.sha256}  (pin it: put '{r.sha256}  {r.name}' in a file for --checksums)")
         print(f"  source: {manifest.source}")
@@ -73,15 +87,21 @@ def add_fetch_parser(dsub: argparse._SubParsersAction) -> argparse.ArgumentParse
     """Add ``fetch`` to the ``shopsim data`` sub-commands."""
     p = dsub.add_parser("fetch", help="download WebShop's published data files (resumable, verified), then prepare the store",
                         description="Download WebShop's data files from where its setup.sh fetches them (Google Drive), "
-                                    "resumably, check them against the checksums shopsim ships, then prepare the store. "
+                                    "then from two pinned Hugging Face mirrors for any file Drive refuses, resumably; "
+                                    "check them against the checksums shopsim ships, then prepare the store. "
                                     "The data is WebShop's, for academic and research use only (its LICENSE.md).")
     p.add_argument("--set", required=True, choices=("small", "all"),
                    help="small: the 1,000-product set (setup.sh -d small); all: the full 1.18M products (-d all)")
     p.add_argument("--out", required=True, help="folder to download into (created; partial files end in .part)")
-    p.add_argument("--base-url", default=None,
-                   help="a mirror instead of Google Drive: URL/NAME per file, or a template with {id} or {name}")
+    p.add_argument("--base-url", action="append", default=None, metavar="URL",
+                   help="a source instead of shopsim's own: URL/NAME per file, or a template with {id} or {name}; "
+                        "repeat it to give several, tried in order")
+    p.add_argument("--source", choices=("drive", "mirrors", "all"), default=None,
+                   help="which of shopsim's sources to try: Google Drive, the Hugging Face mirrors, or all "
+                        "(default; Drive first)")
     p.add_argument("--trust-unverified", action="store_true",
-                   help="download files that have no checksum on record (their SHA-256 is printed)")
+                   help="download files that have no checksum on record, printing their SHA-256 (none of "
+                        "shopsim's own: every file it ships is pinned; kept for records without pins)")
     p.add_argument("--checksums", default=None, metavar="FILE",
                    help="SHA-256 pins in sha256sum format ('HEX  NAME' lines) that add to or replace shopsim's own")
     p.add_argument("--store", default=None, help="where to prepare the store (default: OUT/store)")
