@@ -48,15 +48,14 @@ from shopsim.translators.html_rules import (
     UNQUOTED_END,
     VOID,
 )
-from shopsim.translators.tree_model import (
+from shopsim.translators.tree_model import TreeModel, attribute_bound
+from shopsim.translators.tree_stack import (
     MAX_ATTRIBUTE_WORK,
     MAX_DEPTH,
     MAX_ELEMENTS,
     MAX_FORMATTING,
     MAX_PARSE_WORK,
     Refused,
-    TreeModel,
-    attribute_bound,
 )
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 From the parsing section of the HTML standard (https://html.spec.whatwg.org/#parsing-main-inbody):
 which elements are void, raw text, formatting, scope markers, special, table parts..., and the
-tokenizer's patterns for tags and attributes. :mod:`shopsim.translators.tree_model` uses them.
+tokenizer's patterns for tags and attributes. :mod:`shopsim.translators.tree_model` and :mod:`shopsim.translators.tree_stack` use them.
 """
 
 from __future__ import annotations
