@@ -10,10 +10,12 @@ import os
 import pickle
 import random
 import shutil
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from shopsim.cli import main
@@ -21,8 +23,12 @@ from shopsim.errors import ConfigError, DataError
 from shopsim.progress import Progress
 from shopsim.simsite.catalog import generator as gen
 from shopsim.simsite.loader import DataWarning
+from shopsim.simsite.lucene.analysis import analyze
+from shopsim.simsite.lucene.bm25 import length_factors
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.store import prepare_store, verify_store
+from shopsim.simsite.store.build import term_counts
+from shopsim.simsite.store.index import build_postings
 from shopsim.simsite.store.jsonstream import JsonListReader
 from tests.conftest import SMALL, needs_small
 
@@ -100,6 +106,9 @@ def test_pool_prepared_store_of_odd_records_is_the_same_shop(odd_catalog: Path, 
     with pytest.warns(DataWarning, match="1 duplicate ASIN skipped"):
         m = prepare_store(odd_catalog, tmp_path / "s", workers=2)  # two chunks, two worker processes
     assert (m.records, m.products) == (1503, 1500)
+    # records sent to the workers as JSON text give the bytes of records decoded in this process
+    alone = prepare_store(odd_catalog, tmp_path / "alone", workers=1)
+    assert alone.files == m.files
     files = Shop.load(odd_catalog)
     human = Shop.load(odd_catalog, human_goals=True, seed=9)
     prepared = Shop.load(tmp_path / "s")
@@ -249,6 +258,59 @@ def test_json_list_reader_agrees_with_json_loads_across_chunk_boundaries(tmp_pat
     path.write_bytes(b'[1, "\xff"]')
     with pytest.raises(DataError, match="not UTF-8 text: byte 0xff at offset 5"):
         list(JsonListReader(path, "a list", chunk=3))
+
+
+def test_json_list_reader_gives_each_elements_own_text(tmp_path: Path) -> None:
+    path = tmp_path / "f.json"
+    data = [{"a": [1, {"b": "x\u00e9\u2603"}], "c": None}, "s", 12.5e-3, [[]], {"d": "\ud800"}] * 5
+    path.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    for chunk in (1, 3, 7, 1 << 16):
+        got = list(JsonListReader(path, "a list", chunk=chunk).with_text())
+        assert [e for _, e, _ in got] == data and [json.loads(t) for _, _, t in got] == data, chunk
+        assert got[0][2].startswith('{\n  "a"') and got[1][2] == '"s"'
+
+
+@pytest.mark.parametrize("text", [
+    "", "a the of", "plain words, words and WORDS: 3.5 ounce 1,000 U.S.A. don't e.g",
+    "tabs\tand\nnew\x0blines\x0cform  double  spaces ", "caf\u00e9 \u3000ideo\u00a0nbsp \u2603mug\U0001f600",
+    "\u05d0\u05d1\"\u05d2 \u05d3' x\u200d \u200dy \U0001f468\u200d\U0001f469 #\ufe0f\u20e3 \U0001f1fa\U0001f1f8",
+    "\u0130stanbul kat\u0130 john\u2019s caf\u00e9s\u2019s \u6f22\u5b57 \u3072\u3089 \u30ab\u30bf\u30ab\u30ca",
+    "x" * 600 + " " + "y_" * 200, "snake_case __init__ a:b 28x28 1.2.3 ...,,, \u0e20\u0e32\u0e29\u0e32\u0e44\u0e17\u0e22",
+])
+def test_term_counts_by_cached_pieces_are_lucenes(text: str) -> None:
+    # a text's first piece alone, then the whole text (known pieces, then new ones), then all known
+    for part in (text.split(" ")[0], "known " + text, text):
+        counts, length = term_counts(part)
+        assert (counts, length) == (dict(Counter(analyze(part))), len(analyze(part)))
+
+
+def test_build_postings_sorts_by_term_keeping_document_order() -> None:
+    rng = np.random.default_rng(4)
+    # the last case's frequencies leave no room to pack a posting into 63 bits: the stable argsort
+    for docs_n, terms_n, max_tf in [(1, 1, 5), (40, 9, 5), (700, 300, 1 << 30), (50, 20, 1 << 60)]:
+        pairs = [(d, t) for d in range(docs_n) for t in rng.permutation(terms_n)[: rng.integers(0, terms_n + 1)]]
+        docs = np.array([d for d, _ in pairs], dtype=np.int32)
+        term_ids = np.array([t for _, t in pairs], dtype=np.int32)
+        tfs = rng.integers(1, max_tf, len(pairs)).astype(np.int32 if max_tf < 1 << 31 else np.int64)
+        lengths = rng.integers(0, 300, docs_n)
+        vocab = {f"w{rng.integers(10**6)}-{i}": i for i in range(terms_n)}
+        out = build_postings(vocab, term_ids, docs, tfs, lengths)
+        names = sorted(vocab)
+        assert out["index/terms.bin"] == "".join(names).encode()
+        by_term: dict[int, list[int]] = {}  # a plain reference: each term's postings in input (document) order
+        for k, t in enumerate(term_ids.tolist()):
+            by_term.setdefault(t, []).append(k)
+        expect_docs, expect_tfs, starts = [], [], [0]
+        for name in names:
+            hit = by_term.get(vocab[name], [])
+            expect_docs += [int(docs[k]) for k in hit]
+            expect_tfs += [int(tfs[k]) for k in hit]
+            starts.append(len(expect_docs))
+        assert out["index/docs.npy"].tolist() == expect_docs
+        assert out["index/term_starts.npy"].tolist() == starts
+        factor, _ = length_factors(lengths)
+        denom = np.float32(1.0) + np.array(expect_tfs, dtype=tfs.dtype).astype(np.float32) * factor[expect_docs]
+        assert out["index/denom.npy"].tobytes() == denom.astype(np.float32).tobytes()
 
 
 def test_progress_bar_draws_on_a_terminal_only() -> None:

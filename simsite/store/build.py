@@ -1,17 +1,20 @@
 """The per-product half of ``prepare``: normalise, serialise and analyse a chunk of records.
 
 A pure function of its job (plus the file paths, for error messages), so chunks run in worker
-processes in any order and give the same bytes. Normalisation is the loader's own
-(:func:`~shopsim.simsite.loader.product_fields` and the record checks), so a stored product is the
-product ``Shop.load(DIR)`` builds; analysis is Lucene's (:func:`analyze_token` over
-:func:`standard_tokens`), counted per distinct token, which is the multiset ``analyze`` gives.
+processes in any order and give the same bytes. Records may arrive as their JSON text (a worker
+decodes it again: cheaper than pickling the decoded objects across). Normalisation is the loader's
+own (:func:`~shopsim.simsite.loader.product_fields` and the record checks), so a stored product is
+the product ``Shop.load(DIR)`` builds; analysis is Lucene's (:func:`analyze_token` over
+:func:`standard_tokens`). Tokens never cross ASCII whitespace, so a document's terms are the terms
+of its space-separated pieces, one after another; a piece's terms are computed once per process
+and cached, and counting is done for the whole chunk at once with numpy.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -31,16 +34,21 @@ from shopsim.simsite.lucene.tokenizer import standard_tokens
 from shopsim.simsite.models import ProductReview
 from shopsim.simsite.search import document_text
 
-__all__ = ["Chunk", "ChunkResult", "Record", "build_chunk", "set_files"]
+__all__ = ["Chunk", "ChunkResult", "Record", "build_chunk", "set_files", "term_counts"]
 
-#: One product record and what the side files say about it:
-#: (record index, ASIN, raw record, attribute entry, human entries, (review index, review record)).
-Record = tuple[int, str, dict[str, Any], Any, Any, tuple[int, dict[str, Any]] | None]
+#: One product record and what the side files say about it: (record index, ASIN, raw record or
+#: its JSON text, attribute entry, human entries, (review index, review record or its JSON text)).
+Record = tuple[int, str, dict[str, Any] | str, Any, Any, tuple[int, dict[str, Any] | str] | None]
 #: (first document number, records).
 Chunk = tuple[int, list[Record]]
 
 _FILES: CatalogFiles | None = None
-_TERMS: dict[str, str | None] = {}
+_VOCAB: dict[str, int] = {}
+_TERMS: list[str] = []
+"""This process's numbering of terms (``_TERMS[_VOCAB[term]] == term``); chunk results name the terms."""
+_PIECES: dict[str, tuple[int, ...]] = {}
+"""A space-separated piece of document text -> its terms' numbers, cleared when it outgrows _PIECES_MAX."""
+_PIECES_MAX = 1 << 19
 
 
 def set_files(files: CatalogFiles) -> None:
@@ -51,22 +59,23 @@ def set_files(files: CatalogFiles) -> None:
 
 @dataclass
 class ChunkResult:
-    """Everything ``prepare`` keeps of a chunk's products, in document order."""
+    """Everything ``prepare`` keeps of a chunk's products, in document order (arrays pickle cheaply)."""
 
     first_doc: int
     products: bytes
-    product_sizes: list[int]
+    product_sizes: np.ndarray
     human: bytes
-    human_sizes: list[int]
-    price_lo: list[float]
-    price_hi: list[float]
-    is_range: list[bool]
+    human_sizes: np.ndarray
+    price_lo: np.ndarray
+    price_hi: np.ndarray
+    is_range: np.ndarray
     terms: list[str]
     """The chunk's own vocabulary; ``term_ids`` index it."""
     term_ids: np.ndarray
     docs: np.ndarray
+    """Postings' documents, ascending (a document's terms in any order)."""
     tfs: np.ndarray
-    lengths: list[int]
+    lengths: np.ndarray
     instructions: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     """(document, option combinations, instruction attributes) of each product with an instruction."""
     human_goals: list[tuple[int, int]] = field(default_factory=list)
@@ -90,22 +99,57 @@ def encode(value: Any) -> bytes:
         return json.dumps(value, separators=(",", ":"), default=_review_dict).encode("ascii")
 
 
-def term_counts(text: str) -> tuple[dict[str, int], int]:
-    """Lucene's terms of ``text`` with their counts, and the document length (terms indexed)."""
-    cache = _TERMS
-    if len(cache) > 1 << 20:
-        cache.clear()
-    counts: dict[str, int] = {}
-    length = 0
-    for token, n in Counter(standard_tokens(text)).items():
-        term = cache.get(token, "")
-        if term == "":
-            term = cache[token] = analyze_token(token)
+def _piece_terms(piece: str) -> tuple[int, ...]:
+    """The terms of one piece of text (numbered in this process), cached."""
+    ids: list[int] = []
+    for token in standard_tokens(piece):
+        term = analyze_token(token)
         if term is None:
             continue
-        length += n
-        counts[term] = counts.get(term, 0) + n
+        t = _VOCAB.get(term)
+        if t is None:
+            t = _VOCAB[term] = len(_TERMS)
+            _TERMS.append(term)
+        ids.append(t)
+    out = _PIECES[piece] = tuple(ids)
+    return out
+
+
+def _add_terms(text: str, ids: list[int]) -> int:
+    """Append the numbers of ``text``'s terms (Lucene's, in order) to ``ids``; returns how many."""
+    pieces = text.split(" ")
+    n = len(ids)
+    try:  # the usual case, every piece seen before: no Python-level loop
+        ids.extend(chain.from_iterable(map(_PIECES.__getitem__, pieces)))
+    except KeyError:
+        del ids[n:]
+        get = _PIECES.get
+        for piece in pieces:
+            known = get(piece)
+            ids.extend(known if known is not None else _piece_terms(piece))
+    return len(ids) - n
+
+
+def term_counts(text: str) -> tuple[dict[str, int], int]:
+    """Lucene's terms of ``text`` with their counts, and the document length (terms indexed), the way
+    :func:`build_chunk` finds them (what the tests hold against :func:`~shopsim.simsite.lucene.analysis.analyze`)."""
+    ids: list[int] = []
+    length = _add_terms(text, ids)
+    counts: dict[str, int] = {}
+    for t in ids:
+        counts[_TERMS[t]] = counts.get(_TERMS[t], 0) + 1
     return counts, length
+
+
+def _postings(ids: list[int], lengths: list[int], first_doc: int
+              ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """(chunk vocabulary, term ids, documents, term frequencies) of the chunk's documents' terms."""
+    width = max(len(_TERMS), 1)
+    doc = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    keys, tfs = np.unique(doc * width + np.array(ids, dtype=np.int64), return_counts=True)
+    used, term_ids = np.unique(keys % width, return_inverse=True)
+    docs = (keys // width + first_doc).astype(np.int32)
+    return [_TERMS[t] for t in used.tolist()], term_ids.astype(np.int32), docs, tfs.astype(np.int32)
 
 
 def build_chunk(chunk: Chunk) -> ChunkResult:
@@ -113,16 +157,24 @@ def build_chunk(chunk: Chunk) -> ChunkResult:
     files = _FILES
     if files is None:
         raise RuntimeError("set_files() was not called in this process")
+    if len(_PIECES) > _PIECES_MAX:  # a bound on memory for huge vocabularies
+        _PIECES.clear()
     first_doc, records = chunk
-    out = ChunkResult(first_doc, b"", [], b"", [], [], [], [], [], np.empty(0, np.int32), np.empty(0, np.int32),
-                      np.empty(0, np.int32), [])
+    n = len(records)
     blobs: list[bytes] = []
     human_blobs: list[bytes] = []
-    terms: list[str] = []
-    tfs: list[int] = []
-    per_doc: list[int] = []
+    lo: list[float] = []
+    hi: list[float] = []
+    ranged: list[bool] = []
+    instructions: list[tuple[int, int, tuple[str, ...]]] = []
+    human_goals: list[tuple[int, int]] = []
+    ids: list[int] = []
+    lengths: list[int] = []
+    loads = json.loads
     for offset, (i, asin, raw, attr_raw, human_raw, review) in enumerate(records):
         doc = first_doc + offset
+        if isinstance(raw, str):
+            raw = loads(raw)
         where = f"{files.items}: record {i} (asin {one_line(asin)})"
         attr = attribute_record({asin: attr_raw} if attr_raw is not None else {}, asin, files.attributes)
         check_instruction(attr, asin, files.attributes)
@@ -130,37 +182,28 @@ def build_chunk(chunk: Chunk) -> ChunkResult:
         reviews: list[ProductReview] = []
         rating = "N.A."
         if review is not None and files.reviews is not None:
-            reviews, rating = review_entry(review[1], review[0], asin, files.reviews)
+            rec = loads(review[1]) if isinstance(review[1], str) else review[1]
+            reviews, rating = review_entry(rec, review[0], asin, files.reviews)
         fields = product_fields(raw, asin, where, attr, [], reviews, rating, human_goals=False)
-        blob = encode(fields)
-        blobs.append(blob)
-        out.product_sizes.append(len(blob))
-        hblob = encode(humans) if humans else b""
-        human_blobs.append(hblob)
-        out.human_sizes.append(len(hblob))
+        blobs.append(encode(fields))
+        human_blobs.append(encode(humans) if humans else b"")
         pricing = fields["pricing"]
-        out.price_lo.append(pricing[0])
-        out.price_hi.append(pricing[1] if len(pricing) > 1 else pricing[0])
-        out.is_range.append(len(pricing) > 1)
+        lo.append(pricing[0])
+        hi.append(pricing[1] if len(pricing) > 1 else pricing[0])
+        ranged.append(len(pricing) > 1)
         if attr.instruction is not None:
             combos = 1
             for values in fields["options"].values():
                 combos *= len(values)
-            out.instructions.append((doc, combos, tuple(attr.instruction_attributes or ())))
-        out.human_goals.extend((doc, j) for j, rec in enumerate(humans) if rec.get("instruction_attributes"))
-        counts, length = term_counts(
-            document_text(fields["title"], fields["description"], fields["bullet_points"], fields["options"]))
-        out.lengths.append(length)
-        terms.extend(counts)
-        tfs.extend(counts.values())
-        per_doc.append(len(counts))
-    out.products = b"".join(blobs)
-    out.human = b"".join(human_blobs)
-    vocab: dict[str, int] = {}
-    out.term_ids = np.array([vocab.setdefault(t, len(vocab)) for t in terms], dtype=np.int32)
-    out.terms = list(vocab)
-    out.docs = np.repeat(np.arange(first_doc, first_doc + len(records), dtype=np.int32), per_doc)
-    out.tfs = np.array(tfs, dtype=np.int32)
-    return out
-
-
+            instructions.append((doc, combos, tuple(attr.instruction_attributes or ())))
+        human_goals.extend((doc, j) for j, rec in enumerate(humans) if rec.get("instruction_attributes"))
+        lengths.append(_add_terms(
+            document_text(fields["title"], fields["description"], fields["bullet_points"], fields["options"]), ids))
+    terms, term_ids, docs, tfs = _postings(ids, lengths, first_doc)
+    return ChunkResult(
+        first_doc=first_doc, products=b"".join(blobs), product_sizes=np.fromiter(map(len, blobs), np.int64, n),
+        human=b"".join(human_blobs), human_sizes=np.fromiter(map(len, human_blobs), np.int64, n),
+        price_lo=np.array(lo, dtype=np.float64), price_hi=np.array(hi, dtype=np.float64),
+        is_range=np.array(ranged, dtype=np.bool_),
+        terms=terms, term_ids=term_ids, docs=docs, tfs=tfs, lengths=np.array(lengths, dtype=np.int64),
+        instructions=instructions, human_goals=human_goals)

@@ -43,19 +43,36 @@ def build_postings(
 ) -> dict[str, np.ndarray | bytes]:
     """The index files' contents from raw postings (``term_ids`` index ``vocab``'s insertion order).
 
-    Postings arrive in document order; a stable sort by term keeps each term's documents ascending.
+    Postings arrive in document order, each (term, document) pair once; a stable sort by term
+    keeps each term's documents ascending. When they fit in 63 bits, each posting is packed into
+    one int64 (term rank, document, frequency, from the high bits down): the keys are unique, so
+    numpy's unstable (SIMD) sort gives that same order, about ten times faster than a stable
+    argsort and its gathers.
     """
     terms = sorted(vocab)
-    rank = np.empty(len(vocab), dtype=np.int32)
-    rank[[vocab[t] for t in terms]] = np.arange(len(terms), dtype=np.int32)
+    rank = np.empty(len(vocab), dtype=np.int64)
+    rank[[vocab[t] for t in terms]] = np.arange(len(terms), dtype=np.int64)
     key = rank[term_ids]
     del rank
-    order = np.argsort(key, kind="stable")
     counts = np.bincount(key, minlength=len(terms)).astype(np.int64)
+    doc_bits = max(len(lengths) - 1, 1).bit_length()
+    tf_bits = max(int(tfs.max()) if len(tfs) else 1, 1).bit_length()
+    packable = not len(docs) or (int(docs.min()) >= 0 and int(docs.max()) < len(lengths) and int(tfs.min()) >= 0)
+    if packable and max(len(terms) - 1, 1).bit_length() + doc_bits + tf_bits <= 63:
+        key <<= doc_bits
+        key |= docs
+        key <<= tf_bits
+        key |= tfs
+        key.sort()
+        tfs_sorted = (key & ((1 << tf_bits) - 1)).astype(tfs.dtype)
+        key >>= tf_bits
+        key &= (1 << doc_bits) - 1
+        docs_sorted = key.astype(np.int32)
+    else:
+        order = np.argsort(key, kind="stable")
+        docs_sorted, tfs_sorted = docs[order], tfs[order]
+        del order
     del key
-    docs_sorted = docs[order]
-    tfs_sorted = tfs[order]
-    del order
     factor, _ = length_factors(lengths)
     denom = np.float32(1.0) + tfs_sorted.astype(np.float32) * factor[docs_sorted]
     del tfs_sorted

@@ -5,6 +5,9 @@ objects (tens of GB). :class:`JsonListReader` decodes it in chunks with the stan
 ``raw_decode``, so memory stays at one chunk plus one element, and it hashes the raw bytes on the
 way (the manifest's source SHA-256 costs no second read). Errors are one line naming the file and
 the byte or character offset, like :func:`shopsim.simsite.loader.load_json`'s.
+
+:meth:`JsonListReader.with_text` also yields each element's own JSON text, so a process pool can
+be sent text (decoded again there, which costs less than pickling the decoded objects).
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ _KINDS = {"{": "an object", '"': "a string", "t": "a boolean", "f": "a boolean",
 _CHUNK = 1 << 23
 _MAX_ELEMENT = 1 << 28
 """An element longer than this many characters is reported as bad JSON instead of read further."""
+_SLACK = 1 << 16
+"""Read on before decoding when less than this is left: a decode cut by the buffer's end costs a
+JSONDecodeError, which counts the buffer's lines up to the error (megabytes per element)."""
 
 
 class JsonListReader:
@@ -50,10 +56,18 @@ class JsonListReader:
         return self._hash.hexdigest()
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
+        for index, element, _ in self._read(False):
+            yield index, element
+
+    def with_text(self) -> Iterator[tuple[int, Any, str]]:
+        """Iterate ``(index, element, text)``: ``json.loads(text)`` is ``element`` again."""
+        return self._read(True)
+
+    def _read(self, text: bool) -> Iterator[tuple[int, Any, str]]:
         try:
             with open(self.path, "rb") as f:
                 self._file = f
-                yield from self._elements()
+                yield from self._elements(text)
         except OSError as exc:
             raise DataError(f"{self.path}: cannot read: {exc.strerror or exc}") from exc
         finally:
@@ -96,7 +110,7 @@ class JsonListReader:
         return DataError(f"{self.path}: not valid JSON: {msg} (character {self._before + at})")
 
     # ---- grammar ---------------------------------------------------------------------------------
-    def _elements(self) -> Iterator[tuple[int, Any]]:
+    def _elements(self, text: bool) -> Iterator[tuple[int, Any, str]]:
         if not self._skip_ws():
             raise DataError(f"{self.path}: empty file (expected JSON)")
         first = self._buf[self._pos]
@@ -110,7 +124,10 @@ class JsonListReader:
             self._pos += 1
         else:
             while True:
-                yield index, self._element()
+                # reading on drops only text before the element, so its start stays in the buffer
+                start = self._before + self._pos
+                element = self._element()
+                yield index, element, self._buf[start - self._before : self._pos] if text else ""
                 index += 1
                 if not self._skip_ws():
                     raise self._bad("unterminated list (the file ends early)", self._pos)
@@ -131,6 +148,8 @@ class JsonListReader:
         A value that ends at (or, for a number, near) the buffer's end may continue in the next
         chunk, so it is decoded again with more text.
         """
+        if len(self._buf) - self._pos < min(_SLACK, self.chunk):
+            self._more()
         while True:
             try:
                 element, end = self._decode(self._buf, self._pos)

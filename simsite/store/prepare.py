@@ -2,18 +2,22 @@
 
 The product file is read element by element (:class:`.jsonstream.JsonListReader`); the main
 process applies WebShop's skip and first-wins rules and numbers the products, and chunks of 1,000
-go to worker processes (:func:`.build.build_chunk`) that normalise, serialise and analyse them.
-Results come back in order and are appended to the blobs and postings; then the index is sorted
-by term, prices and goals are drawn with the seed in WebShop's order, and every file is written
-through a SHA-256 hasher, so the manifest costs no second read. The store is built in
-``OUT.partial`` and renamed into place, so a failed run leaves no half store.
+go to worker processes (:func:`.build.build_chunk`) that normalise, serialise and analyse them. A
+record (and its review record) travels as its JSON text: decoding it again in the worker costs a
+fraction of pickling the decoded objects. Results (bytes and numpy arrays) come back in order and
+are appended to the blobs and postings; then the index is sorted by term, prices and goals are
+drawn with the seed in WebShop's order (the goals in a thread, beside the index's sort), and every
+file is written through a SHA-256 hasher, so the manifest costs no second read. The store is
+built in ``OUT.partial`` and renamed into place, so a failed run leaves no half store.
+``benchmarks/prepare.py`` times each phase.
 """
 
 from __future__ import annotations
 
 import collections
+import concurrent.futures
+import gc
 import hashlib
-import itertools
 import multiprocessing
 import os
 import random
@@ -115,63 +119,82 @@ class _Collected:
     def __init__(self, files: _Files):
         self.products = files.open("products.bin")
         self.human = files.open("human.bin")
-        self.product_offsets = [0]
-        self.human_offsets = [0]
-        self.price_lo: list[float] = []
-        self.price_hi: list[float] = []
-        self.is_range: list[bool] = []
+        self.product_sizes: list[np.ndarray] = []
+        self.human_sizes: list[np.ndarray] = []
+        self.price_lo: list[np.ndarray] = []
+        self.price_hi: list[np.ndarray] = []
+        self.is_range: list[np.ndarray] = []
         self.vocab: dict[str, int] = {}
         self.term_ids: list[np.ndarray] = []
         self.docs: list[np.ndarray] = []
         self.tfs: list[np.ndarray] = []
-        self.lengths: list[int] = []
+        self.lengths: list[np.ndarray] = []
+        self.count = 0
         self.instructions: list[tuple[int, int, tuple[str, ...]]] = []
         self.human_goals: list[tuple[int, int]] = []
 
     def add(self, r: ChunkResult) -> None:
         self.products.write(r.products)
-        base = self.product_offsets[-1]
-        self.product_offsets.extend(base + x for x in itertools.accumulate(r.product_sizes))
+        self.product_sizes.append(r.product_sizes)
         self.human.write(r.human)
-        base = self.human_offsets[-1]
-        self.human_offsets.extend(base + x for x in itertools.accumulate(r.human_sizes))
-        self.price_lo += r.price_lo
-        self.price_hi += r.price_hi
-        self.is_range += r.is_range
+        self.human_sizes.append(r.human_sizes)
+        self.price_lo.append(r.price_lo)
+        self.price_hi.append(r.price_hi)
+        self.is_range.append(r.is_range)
         vocab = self.vocab
         remap = np.array([vocab.setdefault(t, len(vocab)) for t in r.terms], dtype=np.int32)
         self.term_ids.append(remap[r.term_ids] if len(r.term_ids) else r.term_ids)
         self.docs.append(r.docs)
         self.tfs.append(r.tfs)
-        self.lengths += r.lengths
+        self.lengths.append(r.lengths)
+        self.count += len(r.lengths)
         self.instructions += r.instructions
         self.human_goals += r.human_goals
 
 
-def _review_index(files: CatalogFiles, progress: Progress) -> tuple[dict[str, tuple[int, dict[str, Any]]], str | None]:
-    """ASIN -> (record index, record) of the review file, a later record winning as in WebShop."""
+def _cat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(parts).astype(dtype, copy=False) if parts else np.empty(0, dtype=dtype)
+
+
+def _offsets(sizes: list[np.ndarray]) -> np.ndarray:
+    out = np.zeros(sum(len(s) for s in sizes) + 1, dtype=np.int64)
+    if len(out) > 1:
+        np.cumsum(np.concatenate(sizes), out=out[1:])
+    return out
+
+
+def _review_index(files: CatalogFiles, progress: Progress) -> tuple[dict[str, tuple[int, str]], str | None]:
+    """ASIN -> (record index, record's JSON text) of the review file, a later record winning as in
+    WebShop (text: it is sent to a worker, and the decoded records would take several times the memory)."""
     if files.reviews is None:
         return {}, None
-    out: dict[str, tuple[int, dict[str, Any]]] = {}
+    out: dict[str, tuple[int, str]] = {}
     reader = JsonListReader(files.reviews, "a JSON list of review records")
-    for i, rec in reader:
+    for i, rec, text in reader.with_text():
         if not isinstance(rec, dict):
             raise DataError(f"{files.reviews}: record {i}: expected an object, got {json_kind(rec)}")
-        out[review_asin(rec, i, files.reviews)] = (i, rec)
+        out[review_asin(rec, i, files.reviews)] = (i, text)
     progress.update(reader.size)
     return out, reader.sha256
 
 
 def _chunks(reader: JsonListReader, files: CatalogFiles, num_products: int | None, attributes: dict[str, Any],
-            human: dict[str, Any], reviews: dict[str, tuple[int, dict[str, Any]]], state: dict[str, Any]) -> Iterator[Chunk]:
-    """Number the products (WebShop's skip and first-wins rules) and cut them into chunks."""
+            human: dict[str, Any], reviews: dict[str, tuple[int, str]], state: dict[str, Any],
+            texts: bool) -> Iterator[Chunk]:
+    """Number the products (WebShop's skip and first-wins rules) and cut them into chunks.
+
+    With ``texts`` a record travels as its JSON text (for a worker process), else as decoded.
+    """
+    last: list[Any] = [None, ""]  # the record first_records last took, and its JSON text
+
     def objects() -> Iterator[tuple[int, dict[str, Any]]]:
-        for i, raw in reader:
+        for i, raw, text in reader.with_text():
             if num_products is not None and i >= num_products:
                 return
             state["records"] = i + 1
             if not isinstance(raw, dict):
                 raise DataError(f"{files.items}: record {i}: expected an object, got {json_kind(raw)}")
+            last[:] = raw, text
             yield i, raw
 
     records: list[Record] = []
@@ -181,7 +204,9 @@ def _chunks(reader: JsonListReader, files: CatalogFiles, num_products: int | Non
             raise DataError(f"{files.items}: record {i}: field 'asin': {asin!r} holds a NUL character, "
                             "which a store cannot keep")
         state["asins"].append(asin)
-        records.append((i, asin, raw, attributes.get(asin), human.get(asin), reviews.get(asin)))
+        if raw is not last[0]:
+            raise RuntimeError("first_records() must yield each record it keeps before taking the next")
+        records.append((i, asin, last[1] if texts else raw, attributes.get(asin), human.get(asin), reviews.get(asin)))
         if len(records) == CHUNK:
             yield first, records
             first, records = doc, []
@@ -217,7 +242,7 @@ def _goal_arrays(c: _Collected, prices: np.ndarray, rng: random.Random) -> dict[
     """WebShop's synthetic goals as arrays, shuffled as WebShop shuffles them."""
     inst_docs = np.array([d for d, _, _ in c.instructions], dtype=np.int32)
     combos = np.array([n for _, n, _ in c.instructions], dtype=np.int64)
-    uppers = np.array([price_limit(float(prices[d]), rng)[0] for d in inst_docs.tolist()], dtype=np.float64)
+    uppers = np.array([price_limit(p, rng)[0] for p in prices[inst_docs].tolist()], dtype=np.float64)
     counts: dict[str, int] = collections.defaultdict(int)
     for _, n, attrs in c.instructions:
         for a in attrs:
@@ -237,20 +262,21 @@ def _goal_arrays(c: _Collected, prices: np.ndarray, rng: random.Random) -> dict[
     perm = np.array(order, dtype=np.int64)
     goal_inst, goal_combo = goal_inst[perm], goal_combo[perm]
     goal_weight_arr = weights[goal_inst]
-    cum = np.array(list(itertools.accumulate(goal_weight_arr.tolist())), dtype=np.float64)
+    cum = np.cumsum(goal_weight_arr)  # numpy accumulates in order: itertools.accumulate's sums, bit for bit
     return {"inst_docs": inst_docs, "inst_upper": uppers, "goal_doc": inst_docs[goal_inst], "goal_combo": goal_combo,
             "goal_inst": goal_inst, "goal_weight": goal_weight_arr, "goal_cum": cum}
 
 
 def _prices(c: _Collected, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, random.Random]:
     """Prices drawn with ``seed`` in WebShop's order (one uniform draw per price range)."""
-    lo = np.array(c.price_lo, dtype=np.float64)
-    hi = np.array(c.price_hi, dtype=np.float64)
-    is_range = np.array(c.is_range, dtype=np.bool_)
+    lo = _cat(c.price_lo, np.float64)
+    hi = _cat(c.price_hi, np.float64)
+    is_range = _cat(c.is_range, np.bool_)
     rng = random.Random(seed)
     prices = lo.copy()
-    for d in np.flatnonzero(is_range).tolist():
-        prices[d] = rng.uniform(c.price_lo[d], c.price_hi[d])
+    ranged = np.flatnonzero(is_range)
+    uniform = rng.uniform
+    prices[ranged] = [uniform(a, b) for a, b in zip(lo[ranged].tolist(), hi[ranged].tolist(), strict=True)]
     return prices, lo, hi, is_range, rng
 
 
@@ -288,6 +314,11 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
+    collecting = gc.isenabled()
+    # this process keeps millions of objects (the side files' records, the ASINs) that the cyclic
+    # collector would walk again and again (two thirds of the time json.loads takes on the attribute
+    # file); nothing made here forms cycles, and reference counting frees the rest as before
+    gc.disable()
     try:
         manifest = _prepare(files, tmp, seed, num_products, workers, progress, show_progress)
         if dest.exists():
@@ -296,6 +327,9 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        if collecting:
+            gc.enable()
     return manifest
 
 
@@ -312,38 +346,42 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
                                 progress=lambda n: bar.set(done_before + n))
         state: dict[str, Any] = {"duplicates": [], "records": 0, "asins": []}
         collected = _Collected(store)
-        chunks = _chunks(reader, files, num_products, attributes, human, reviews, state)
-        _run_chunks(chunks, files, _workers(files, workers), collected)
+        pool = _workers(files, workers)
+        chunks = _chunks(reader, files, num_products, attributes, human, reviews, state, texts=pool > 1)
+        _run_chunks(chunks, files, pool, collected)
         del attributes, human, reviews
     finally:
         bar.close()
     bar.note("sorting the index, drawing prices and goals, writing arrays")
     if state["duplicates"]:
         warn_duplicates(files.items, state["duplicates"])
-    count = len(collected.lengths)
+    count = collected.count
     if count == 0:
         raise DataError(f"{files.items}: no products (the list is empty or every record was skipped)")
     items_sha = reader.sha256 if num_products is None or state["records"] < num_products else None
     store.done("products.bin", collected.products)
     store.done("human.bin", collected.human)
-    store.array("products_offsets.npy", np.array(collected.product_offsets, dtype=np.int64))
-    store.array("human_offsets.npy", np.array(collected.human_offsets, dtype=np.int64))
+    store.array("products_offsets.npy", _offsets(collected.product_sizes))
+    store.array("human_offsets.npy", _offsets(collected.human_sizes))
 
-    for name, arr in _asin_arrays(state.pop("asins")).items():
-        store.array(f"{name}.npy", arr)
     prices, lo, hi, is_range, rng = _prices(collected, seed)
-    for name, arr in {"prices": prices, "price_lo": lo, "price_hi": hi, "price_is_range": is_range}.items():
-        store.array(f"{name}.npy", arr)
-    for name, arr in _goal_arrays(collected, prices, rng).items():
-        store.array(f"{name}.npy", arr)
+    # WebShop's goal shuffle is Python that holds the GIL; the index's sort and arithmetic, hashing
+    # and writing mostly release it, so the two overlap (the files are still written in one order)
+    with concurrent.futures.ThreadPoolExecutor(1) as side:
+        goals = side.submit(_goal_arrays, collected, prices, rng)
+        for name, arr in _asin_arrays(state.pop("asins")).items():
+            store.array(f"{name}.npy", arr)
+        for name, arr in {"prices": prices, "price_lo": lo, "price_hi": hi, "price_is_range": is_range}.items():
+            store.array(f"{name}.npy", arr)
+        postings = sum(len(d) for d in collected.docs)
+        raw = [_cat(parts, np.int32) for parts in (collected.term_ids, collected.docs, collected.tfs)]
+        del collected.term_ids[:], collected.docs[:], collected.tfs[:]  # the parts: only the whole arrays from here
+        index = build_postings(collected.vocab, *raw, _cat(collected.lengths, np.int64))
+        del raw
+        for name, arr in goals.result().items():
+            store.array(f"{name}.npy", arr)
     store.array("hgoal_doc.npy", np.array([d for d, _ in collected.human_goals], dtype=np.int32))
     store.array("hgoal_rec.npy", np.array([j for _, j in collected.human_goals], dtype=np.int32))
-
-    def cat(parts: list[np.ndarray]) -> np.ndarray:
-        return np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
-
-    index = build_postings(collected.vocab, cat(collected.term_ids), cat(collected.docs), cat(collected.tfs),
-                           np.array(collected.lengths, dtype=np.int64))
     for name, value in index.items():
         if isinstance(value, bytes):
             store.blob(name, value)
@@ -359,6 +397,6 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         format=STORE_FORMAT, shopsim_version=shopsim.__version__, seed=seed, num_products=num_products,
         records=state["records"], products=count, goals=int(sum(n for _, n, _ in collected.instructions)),
         human_goals=len(collected.human_goals), range_prices=int(is_range.sum()), terms=len(collected.vocab),
-        postings=int(sum(len(d) for d in collected.docs)), sources=sources, files=store.entries)
+        postings=postings, sources=sources, files=store.entries)
     write_manifest(root, manifest)
     return manifest
