@@ -45,6 +45,57 @@ def load_scorer() -> ModuleType:
     return module
 
 
+# ---- pytest-xdist: which tests may run on different workers (scripts/test runs ``-n 3``) ----
+
+#: Modules whose tests all run on one xdist worker, in order: a Ray cluster is one per process, and
+#: the others build a costly module fixture (servers, every real page translated, a store, the API
+#: reference, every CLI error case) that would otherwise be built again on each worker. Every other
+#: test is its own unit, handed to whichever worker is free.
+WHOLE_MODULES = frozenset(f"tests/{name}.py" for name in (
+    "test_ray", "test_shutdown", "test_loader_fuzz", "test_api_docs", "test_real_pages", "test_locales",
+    "test_generic_translator", "test_lucene_search", "test_golden",
+))
+
+
+#: Under xdist these modules are handed out first, longest first (``--durations`` on 2 busy cores), so
+#: that no long test starts last while the other workers sit idle. Only the order depends on it.
+LONG_FIRST = tuple(f"tests/{name}.py" for name in (
+    "test_ray", "test_eval_workers", "test_browser_observations", "test_lucene_search", "test_pytest_plugin",
+    "test_api_docs", "test_loader_fuzz", "test_shutdown", "test_eval_traces", "test_readme_examples",
+    "test_eval_reports", "test_real_pages", "test_v8_cli", "test_equivalence",
+))
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist load`` (and ``loadgroup``) with WHOLE_MODULES kept together, in collection order.
+
+    xdist's own loadgroup groups by rewriting node ids, which pytest 9.2 ignores
+    (pytest-dev/pytest-xdist#1386): the groups are named here by module path instead.
+    """
+    if config.getvalue("dist") not in ("load", "loadgroup"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ModuleGroups(LoadScopeScheduling):
+        """One unit per WHOLE_MODULES module, one per other test; handed out in collection order."""
+
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in WHOLE_MODULES else nodeid
+
+    config.option.loadscopereorder = False  # keep LONG_FIRST's order, not the largest unit first
+    return ModuleGroups(config, log)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On an xdist worker, LONG_FIRST's modules first (every worker collects the same order)."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    rank = {module: i for i, module in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
 def read_jsonl(path: Path) -> list[dict]:
     """All records of a JSONL file."""
     with open(path, encoding="utf-8") as f:

@@ -24,6 +24,7 @@ import os
 import re
 import socket
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -327,7 +328,11 @@ def test_non_numeric_content_length(api: Api, bundled_shop: Shop, v8_shop: Any, 
     from shopsim.simsite.web import create_app
 
     app = create_app(bundled_shop) if api.name == "webshop" else create_v8_app(v8_shop)
-    status, raw = asyncio.run(_asgi_post(app, "/api/sessions", [(b"content-length", length.encode("latin-1"))], b"{}"))
+    # In a thread of its own: Playwright's sync API, once a browser test has run in this process,
+    # keeps an event loop running on the main thread, and asyncio.run refuses to nest in it.
+    with ThreadPoolExecutor(1) as ex:
+        post = _asgi_post(app, "/api/sessions", [(b"content-length", length.encode("latin-1"))], b"{}")
+        status, raw = ex.submit(asyncio.run, post).result()
     want = (413, "body_too_large") if length.isdigit() and length.isascii() else (400, "malformed_request")
     assert (status, json.loads(raw)["code"]) == want
 

@@ -1,4 +1,9 @@
-"""The same seeded episodes through every page source give identical pages, actions and rewards."""
+"""The same seeded episodes through every page source give identical pages, actions and rewards.
+
+All 30 episodes go through the HTTP sources (JSON and HTML); real Chromium, in both modes, takes
+the six of them that between them make every kind of step the 30 make (checked below). The other
+browser episodes are soak, and ``benchmarks/equivalence.py`` runs them all through every source.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,20 @@ from _web_policies import RandomPolicy, RulePolicy
 
 from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
 from shopsim.render import render_rich, render_simple
-
-pytestmark = pytest.mark.browser
+from shopsim.simsite.shop import Shop
 
 EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]
+#: Next and previous results pages, options, sub-pages, back to search from every page, buying.
+BROWSER_EPISODES = [(60, "rule"), (120, "rule"), (140, "rule"), (45, "random"), (55, "random"), (85, "random")]
 MAX_STEPS = 40
 
 
+def _policy(goal: int, kind: str) -> RulePolicy | RandomPolicy:
+    return RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
+
+
 def _run(source: Any, goal: int, kind: str) -> list[tuple]:
-    policy = RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
+    policy = _policy(goal, kind)
     state = source.reset(goal, 0)
     trace = [(None, render_simple(state), render_rich(state), state.valid_actions(), 0.0, False)]
     for _ in range(MAX_STEPS):
@@ -29,20 +39,55 @@ def _run(source: Any, goal: int, kind: str) -> list[tuple]:
     return trace
 
 
-@pytest.mark.parametrize(("goal", "kind"), EPISODES)
-def test_sources_agree(goal, kind, bundled_shop, web_server, chromium_path, browser_shutdown):
-    with InProcessSource(bundled_shop) as src:
+def _agree(shop: Shop, goal: int, kind: str, sources: dict[str, Any]) -> None:
+    with InProcessSource(shop) as src:
         ref = _run(src, goal, kind)
     assert ref[-1][5], "the policy should finish with a purchase"
-    sources = {
-        "http-json": HttpSource(web_server.base_url),
-        "http-html": HttpSource(web_server.base_url, api="html"),
-        "browser-url": BrowserSource(web_server.base_url, mode="url", executable_path=chromium_path),
-        "browser-click": BrowserSource(web_server.base_url, mode="click", executable_path=chromium_path),
-    }
     for name, source in sources.items():
         with source:
             got = _run(source, goal, kind)
         assert len(got) == len(ref), name
         for step, (a, b) in enumerate(zip(ref, got, strict=True)):
             assert a == b, f"{name} differs from in-process at step {step} (action {a[0]!r})"
+
+
+@pytest.mark.parametrize(("goal", "kind"), EPISODES)
+def test_http_sources_agree(goal, kind, bundled_shop, web_server):
+    _agree(bundled_shop, goal, kind, {"http-json": HttpSource(web_server.base_url),
+                                      "http-html": HttpSource(web_server.base_url, api="html")})
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("goal", "kind"), BROWSER_EPISODES)
+def test_browser_sources_agree(goal, kind, bundled_shop, web_server, chromium_path, browser_shutdown):
+    _agree(bundled_shop, goal, kind, {
+        "browser-url": BrowserSource(web_server.base_url, mode="url", executable_path=chromium_path),
+        "browser-click": BrowserSource(web_server.base_url, mode="click", executable_path=chromium_path),
+    })
+
+
+def _kinds_of_step(shop: Shop, goal: int, kind: str) -> set[tuple[str, str, str]]:
+    """(page before, kind of action, page after) for each step of the episode, in-process."""
+    policy, seen = _policy(goal, kind), set()
+    with InProcessSource(shop) as src:
+        state = src.reset(goal, 0)
+        for _ in range(MAX_STEPS):
+            action = policy.act(state)
+            arg = action[action.index("[") + 1:-1]
+            what = "search" if action.startswith("search[") else next(c.kind for c in state.clickables if c.arg == arg)
+            before = state.page_type
+            state, _, done, _ = src.step(action)
+            seen.add((before, what, state.page_type))
+            if done:
+                break
+    return seen
+
+
+def test_browser_episodes_take_every_kind_of_step(bundled_shop):
+    """The browser's six episodes leave out no kind of step that any of the 30 takes."""
+    every = set().union(*(_kinds_of_step(bundled_shop, g, k) for g, k in EPISODES))
+    browser = set().union(*(_kinds_of_step(bundled_shop, g, k) for g, k in BROWSER_EPISODES))
+    assert {("results", "next", "results"), ("results", "prev", "results"), ("item", "option", "item"),
+            ("item", "sub_page", "item_detail"), ("item", "buy", "done")} <= every
+    assert every - browser == set()
+    assert set(BROWSER_EPISODES) <= set(EPISODES)

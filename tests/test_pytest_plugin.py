@@ -7,6 +7,11 @@ import os
 import textwrap
 from pathlib import Path
 
+# pytester's in-process runs unload every module first imported during them. httpx imports httpcore
+# on its first request and keeps a map of httpcore's exception classes: were that first request made
+# inside a run, later tests in this process would meet a second httpcore whose ConnectError httpx no
+# longer maps (it escaped test_shutdown's retry loop under xdist). Imported here, it stays loaded.
+import httpcore  # noqa: F401
 import pytest
 
 from shopsim.adapters.pytest_plugin import (

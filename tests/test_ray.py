@@ -14,6 +14,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,24 @@ def test_ray_writes_what_local_writes_and_resumes_the_same_way(tmp_path: Path, c
         assert (ray_out / name).read_bytes() == (local12 / name).read_bytes(), name
 
 
+def _kill(ray: Any, actor: Any) -> None:
+    """Kill an actor and return once it is dead. ``ray.kill`` only asks: on a busy machine the actor
+    could otherwise still play every goal queued on it, leaving nothing to fail."""
+    from ray.exceptions import GetTimeoutError, RayActorError
+
+    ray.kill(actor)
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            ray.get(actor.__ray_ready__.remote(), timeout=5)  # runs after the goals queued on it
+        except RayActorError:
+            return
+        except GetTimeoutError:
+            pass
+        assert time.monotonic() < deadline, "the killed actor is still alive"
+        time.sleep(0.05)
+
+
 def test_a_killed_actor_costs_a_retry_not_the_run(tmp_path: Path, cluster: Any, small_store: Path) -> None:
     from shopsim.agents.ray_executor import RayExecutor
 
@@ -94,7 +113,7 @@ def test_a_killed_actor_costs_a_retry_not_the_run(tmp_path: Path, cluster: Any, 
         got.append(rec)
         if not killed:  # the actor's queued goals fail and go to the other actor or its replacement
             killed.append(executor.actors[0])
-            cluster.kill(executor.actors[0])
+            _kill(cluster, executor.actors[0])
 
     stats = executor.run(goals, take)
     assert stats.episode_retries >= 1 and stats.actors_replaced == 1
@@ -113,7 +132,7 @@ def test_a_goal_whose_actor_keeps_dying_stops_the_run_in_one_line(tmp_path: Path
     executor = RayExecutor(cfg, max_attempts=1)
 
     def take(rec: dict[str, Any]) -> None:
-        cluster.kill(executor.actors[0])
+        _kill(cluster, executor.actors[0])
 
     with pytest.raises(SourceError, match=r"^goal \d: the Ray actor playing it died, 1 of 1 attempts \(last: .*\); "
                                           r"finished episodes are kept in .*; run the same command again to resume$"):
