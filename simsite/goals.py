@@ -18,8 +18,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.loader import iter_jsonl, load_json, parse_number, short_repr
+from shopsim.simsite.datafiles import iter_jsonl, load_json, short_repr
 from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.records import parse_number
 
 __all__ = [
     "GOAL_SHUFFLE_SEED",

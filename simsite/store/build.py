@@ -20,18 +20,17 @@ from typing import Any
 import numpy as np
 import pydantic_core
 
-from shopsim.simsite.loader import (
-    CatalogFiles,
-    attribute_record,
-    check_instruction,
-    human_records,
-    one_line,
-    product_fields,
-    review_entry,
-)
+from shopsim.simsite.datafiles import CatalogFiles, one_line
 from shopsim.simsite.lucene.analysis import analyze_token
 from shopsim.simsite.lucene.tokenizer import standard_tokens
 from shopsim.simsite.models import ProductReview
+from shopsim.simsite.records import (
+    attribute_record,
+    check_instruction,
+    human_records,
+    product_fields,
+    review_entry,
+)
 from shopsim.simsite.search import document_text
 
 __all__ = ["Chunk", "ChunkResult", "Record", "build_chunk", "set_files", "term_counts"]

@@ -32,16 +32,10 @@ import numpy as np
 import shopsim
 from shopsim.errors import DataError
 from shopsim.progress import Progress
+from shopsim.simsite.datafiles import CatalogFiles, find_catalog_files, json_kind, load_side_files
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_weight, price_limit
-from shopsim.simsite.loader import (
-    CatalogFiles,
-    find_catalog_files,
-    first_records,
-    json_kind,
-    load_side_files,
-    review_asin,
-    warn_duplicates,
-)
+from shopsim.simsite.loader import first_records, warn_duplicates
+from shopsim.simsite.records import review_asin
 from shopsim.simsite.store.build import Chunk, ChunkResult, Record, build_chunk, set_files
 from shopsim.simsite.store.index import build_postings
 from shopsim.simsite.store.jsonstream import JsonListReader

@@ -19,7 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopsim.errors import DataError
-from shopsim.simsite.loader import one_line, short_repr
+from shopsim.simsite.datafiles import one_line, short_repr
 
 __all__ = [
     "V8Catalog",

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.loader import load_json
+from shopsim.simsite.datafiles import load_json
 
 __all__ = [
     "DEFAULT_LARGE_GROUP",

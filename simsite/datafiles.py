@@ -1,0 +1,157 @@
+"""Finding a WebShop-format catalog's files and reading JSON and JSONL from them.
+
+Every read, encoding or syntax error becomes one :class:`~shopsim.errors.DataError` line naming the
+file (and the offset or line), and the helpers here word a bad value the same way for every file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from shopsim.errors import DataError
+
+__all__ = [
+    "CatalogFiles",
+    "find_catalog_files",
+    "iter_jsonl",
+    "json_kind",
+    "load_json",
+    "load_side_files",
+    "object_list",
+    "one_line",
+    "short_repr",
+]
+
+_JSON_KINDS: dict[type, str] = {type(None): "null", bool: "a boolean", int: "a number", float: "a number",
+                                str: "a string", list: "a list", dict: "an object"}
+
+
+@dataclass(frozen=True)
+class CatalogFiles:
+    """Where a catalog's files are; only ``items`` is required."""
+
+    items: Path
+    attributes: Path | None = None
+    human_instructions: Path | None = None
+    reviews: Path | None = None
+
+
+def find_catalog_files(data_dir: str | Path) -> CatalogFiles:
+    """Find WebShop-format files in a folder (``items_shuffle*.json``, ``items_ins_v2*.json``, ...)."""
+    root = Path(data_dir)
+    if not root.is_dir():
+        raise DataError(f"{root}: no such data folder (expected WebShop files such as items_shuffle_1000.json)")
+
+    def pick(pattern: str) -> Path | None:
+        found = sorted(root.glob(pattern))
+        return found[0] if found else None
+
+    # WebShop's file names first, then the names our generator writes.
+    items = pick("items_shuffle*.json") or pick("shop_items*.json")
+    if items is None:
+        raise DataError(f"{root}: no items_shuffle*.json (or shop_items*.json) product file in this folder")
+    return CatalogFiles(
+        items=items,
+        attributes=pick("items_ins_v2*.json") or pick("shop_attributes*.json"),
+        human_instructions=pick("items_human_ins*.json") or pick("shop_human_instructions*.json"),
+        reviews=pick("reviews*.json") or pick("shop_reviews*.json"),
+    )
+
+
+def json_kind(value: Any) -> str:
+    """What a value is, in JSON's words, for error messages."""
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+def short_repr(value: Any) -> str:
+    """``repr(value)`` cut to one readable length, so a huge bad value cannot flood an error line."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def one_line(name: str) -> str:
+    """A name from the data (an ASIN, an option name) fit for a one-line message: quoted when it
+    holds a line break or other control character, cut when it is long."""
+    return name if name.isprintable() and len(name) <= 80 else short_repr(name)
+
+
+def load_json(path: Path) -> Any:
+    """Load a JSON file; any read, encoding or syntax error becomes a DataError naming the file.
+
+    The bytes are decoded here, not by a text stream, so a non-UTF-8 file is reported with the
+    absolute offset of its first bad byte.
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DataError(f"{path}: not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {exc.start}") from exc
+    del raw
+    if not text.strip():
+        raise DataError(f"{path}: empty file (expected JSON)")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, an over-long integer, deep nesting
+        raise DataError(f"{path}: not valid JSON: {exc}") from exc
+
+
+def iter_jsonl(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, record)`` from a JSONL file, with errors naming file and line.
+
+    Lines are read as bytes and decoded one by one, so a non-UTF-8 byte is reported by line.
+    """
+    try:
+        with open(path, "rb") as f:
+            for n, raw in enumerate(f, 1):
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise DataError(f"{path}: line {n}: not UTF-8 text: byte 0x{raw[exc.start]:02x} "
+                                    f"at column {exc.start + 1}") from exc
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except (ValueError, RecursionError) as exc:
+                    raise DataError(f"{path}: line {n}: not valid JSON: {exc}") from exc
+                if not isinstance(rec, dict):
+                    raise DataError(f"{path}: line {n}: expected an object, got {json_kind(rec)}")
+                yield n, rec
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
+def object_list(raw: Any, where: str, what: str, item: str) -> list[dict[str, Any]]:
+    """``raw`` when it is a list of objects; otherwise a DataError naming the list or the bad item.
+
+    ``item`` names item ``k`` after ``where`` (``": record {}"``, ``"[{}]"``).
+    """
+    if not isinstance(raw, list):
+        raise DataError(f"{where}: expected {what}, got {json_kind(raw)}")
+    for k, x in enumerate(raw):
+        if not isinstance(x, dict):
+            raise DataError(f"{where}{item.format(k)}: expected an object, got {json_kind(x)}")
+    return raw
+
+
+def _load_object(path: Path | None, what: str) -> dict[str, Any]:
+    """A per-ASIN file (attributes, human instructions): a JSON object, or {} when there is no file."""
+    if path is None:
+        return {}
+    data = load_json(path)
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: expected a JSON object mapping ASIN to {what}, got {json_kind(data)}")
+    return data
+
+
+def load_side_files(files: CatalogFiles) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The attribute and human-instruction files (``{}`` for a file the folder lacks)."""
+    return (_load_object(files.attributes, "attributes and instructions"),
+            _load_object(files.human_instructions, "human instructions"))
