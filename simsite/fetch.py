@@ -177,7 +177,11 @@ def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
             if r.status_code == 429 or r.status_code >= 500:
                 raise _Retry(f"HTTP {r.status_code} from {_short(target)}")
             if r.status_code == 416 and have:
-                return have  # nothing left to fetch: the part is complete (verification decides)
+                if f.size is None or have >= f.size:
+                    return have  # nothing left to fetch: the part is complete (verification decides)
+                # this source's file is shorter than the bytes already held: the source is wrong, not the part
+                raise FetchError(f"{f.name}: {_short(target)} refused the range from byte {have} of {f.size}",
+                                 brief=f"refused the range from byte {have} (its file is shorter)")
             if r.status_code >= 400:
                 raise FetchError(f"{f.name}: HTTP {r.status_code} from {_short(target)}",
                                  brief=f"answered {r.status_code}")
@@ -256,6 +260,9 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
             return _get_once(client, f, url, part, progress)
         except httpx.TransportError as exc:
             why = f"{type(exc).__name__}: {str(exc)[:120] or 'no detail'}"
+        except httpx.RequestError as exc:  # a redirect loop, an undecodable body: not worth retrying here
+            raise FetchError(f"{f.name}: {type(exc).__name__}: {str(exc)[:120] or 'no detail'}",
+                             brief=f"failed ({type(exc).__name__})") from None
         except _Retry as exc:
             why = str(exc)
         progress.interrupt()

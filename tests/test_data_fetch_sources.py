@@ -50,7 +50,7 @@ class Host:
     """One local server: which files it has and how it fails; tests set it up before fetching."""
 
     files: dict[str, bytes] = field(default_factory=dict)
-    fail: dict[str, str] = field(default_factory=dict)  # name -> 404 | 503 | quota | error-page | drop
+    fail: dict[str, str] = field(default_factory=dict)  # name -> 404 | 503 | quota | error-page | drop | loop
     drop_after: int = 100_000  # "drop": send this many bytes of the body, then hang up (every time)
     ranges: bool = True
     log: list[tuple[str, str | None]] = field(default_factory=list)  # (file name, Range header)
@@ -76,6 +76,12 @@ def _handler(h: Host) -> type[BaseHTTPRequestHandler]:
             how = h.fail.get(name)
             if how in ("404", "503"):
                 return self._send(int(how), b"<html>no</html>", "text/html")
+            if how == "loop":  # a redirect to itself, for ever
+                self.send_response(302)
+                self.send_header("Location", self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if how in ("quota", "error-page"):
                 return self._send(200, (QUOTA_PAGE if how == "quota" else ERROR_PAGE).encode(), "text/html")
             data = h.files.get(name)
@@ -83,6 +89,8 @@ def _handler(h: Host) -> type[BaseHTTPRequestHandler]:
                 return self._send(404, b"not found", "text/plain")
             start = int(self.headers["Range"].removeprefix("bytes=").split("-")[0]) \
                 if self.headers.get("Range") and h.ranges else 0
+            if start and start >= len(data):
+                return self._send(416, b"", "text/plain")
             body = data[start:]
             self.send_response(206 if start else 200)
             self.send_header("Content-Type", "application/octet-stream")
@@ -162,6 +170,7 @@ def _sums(tmp: Path, files: dict[str, bytes]) -> Path:
     ("quota", "refused: quota exceeded"),
     ("error-page", "answered with a web page (Google Drive - Error), not the file"),
     ("drop", "gave up after 1 retries (connection "),
+    ("loop", "failed (TooManyRedirects)"),
 ])
 def test_next_source_serves_what_the_first_refused(hosts: Callable[[], Host], tmp_path: Path, how: str,
                                                    said: str) -> None:
@@ -313,3 +322,20 @@ def test_switch_line_ends_a_live_progress_line() -> None:
     assert out.getvalue().endswith("\nitems.json: A answered 404; trying B\n")
     p.say("again")  # no half-drawn line now: no blank line
     assert out.getvalue().endswith("B\nagain\n")
+
+
+def test_a_source_with_a_shorter_file_keeps_the_part_for_the_next(hosts: Callable[[], Host], tmp_path: Path) -> None:
+    """A 416 to a range inside the published size means that source's copy is short: the bytes
+    already held are kept and the next source resumes from them (not from byte 0)."""
+    first, second = hosts(), hosts()
+    name = "items_shuffle_1000.json"
+    data = _content(name)
+    held = len(data) * 3 // 5
+    first.files, second.files = {name: data[: len(data) // 2]}, {name: data}
+    (tmp_path / f"{name}.part").write_bytes(data[:held])
+    results, log = _fetch_direct([_record(name, data)], tmp_path, [source_from_url(first.url),
+                                                                  source_from_url(second.url)], retries=0)
+
+    assert f"{name}: {first.label} refused the range from byte {held} (its file is shorter)" in log
+    assert second.log == [(name, f"bytes={held}-")] and results[0].resumed_from == held
+    assert (tmp_path / name).read_bytes() == data
