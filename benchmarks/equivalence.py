@@ -20,31 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
-from shopsim.render import render_rich, render_simple
 from shopsim.simsite.server import ServerThread
 from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.web import create_app
 
 # The suite's own policies, not a copy of them.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from _web_policies import RandomPolicy, RulePolicy
+from _web_policies import run_episode
 
 SOURCES = ("http-json", "http-html", "browser-url", "browser-click")
-MAX_STEPS = 40
-
-
-def run_episode(source: Any, goal: int, kind: str) -> list[tuple]:
-    """What tests/test_equivalence.py compares: each step's action, both renderings, valid actions, reward."""
-    policy = RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
-    state = source.reset(goal, 0)
-    trace: list[tuple] = [(None, render_simple(state), render_rich(state), state.valid_actions(), 0.0, False)]
-    for _ in range(MAX_STEPS):
-        action = policy.act(state)
-        state, reward, done, truncated = source.step(action)
-        trace.append((action, render_simple(state), render_rich(state), state.valid_actions(), reward, done, truncated))
-        if done:
-            break
-    return trace
 
 
 def make_source(name: str, base_url: str, browser: str | None) -> Any:

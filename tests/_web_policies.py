@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from shopsim.page import PageState
+from shopsim.render import render_rich, render_simple
+
+MAX_STEPS = 40
 
 
 def search_words(instruction: str, n: int = 5) -> str:
@@ -63,3 +67,23 @@ class RandomPolicy:
             return "click[< prev]"
         products = [c.arg for c in s.clickables if c.kind == "product"]
         return f"click[{products[0]}]" if products else "click[back to search]"
+
+
+def policy_for(goal: int, kind: str) -> RulePolicy | RandomPolicy:
+    """The seeded policy of an equivalence episode: ``rule`` or ``random``."""
+    return RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
+
+
+def run_episode(source: Any, goal: int, kind: str) -> list[tuple]:
+    """One seeded episode as compared across page sources: each step's action, both renderings,
+    valid actions, reward and end flags."""
+    policy = policy_for(goal, kind)
+    state = source.reset(goal, 0)
+    trace: list[tuple] = [(None, render_simple(state), render_rich(state), state.valid_actions(), 0.0, False)]
+    for _ in range(MAX_STEPS):
+        action = policy.act(state)
+        state, reward, done, truncated = source.step(action)
+        trace.append((action, render_simple(state), render_rich(state), state.valid_actions(), reward, done, truncated))
+        if done:
+            break
+    return trace

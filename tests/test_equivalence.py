@@ -10,42 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _web_policies import RandomPolicy, RulePolicy
+from _web_policies import MAX_STEPS, policy_for, run_episode
 
 from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
-from shopsim.render import render_rich, render_simple
 from shopsim.simsite.shop import Shop
 
 EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]
 #: Next and previous results pages, options, sub-pages, back to search from every page, buying.
 BROWSER_EPISODES = [(60, "rule"), (120, "rule"), (140, "rule"), (45, "random"), (55, "random"), (85, "random")]
-MAX_STEPS = 40
-
-
-def _policy(goal: int, kind: str) -> RulePolicy | RandomPolicy:
-    return RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
-
-
-def _run(source: Any, goal: int, kind: str) -> list[tuple]:
-    policy = _policy(goal, kind)
-    state = source.reset(goal, 0)
-    trace = [(None, render_simple(state), render_rich(state), state.valid_actions(), 0.0, False)]
-    for _ in range(MAX_STEPS):
-        action = policy.act(state)
-        state, reward, done, truncated = source.step(action)
-        trace.append((action, render_simple(state), render_rich(state), state.valid_actions(), reward, done, truncated))
-        if done:
-            break
-    return trace
 
 
 def _agree(shop: Shop, goal: int, kind: str, sources: dict[str, Any]) -> None:
     with InProcessSource(shop) as src:
-        ref = _run(src, goal, kind)
+        ref = run_episode(src, goal, kind)
     assert ref[-1][5], "the policy should finish with a purchase"
     for name, source in sources.items():
         with source:
-            got = _run(source, goal, kind)
+            got = run_episode(source, goal, kind)
         assert len(got) == len(ref), name
         for step, (a, b) in enumerate(zip(ref, got, strict=True)):
             assert a == b, f"{name} differs from in-process at step {step} (action {a[0]!r})"
@@ -68,7 +49,7 @@ def test_browser_sources_agree(goal, kind, bundled_shop, web_server, chromium_pa
 
 def _kinds_of_step(shop: Shop, goal: int, kind: str) -> set[tuple[str, str, str]]:
     """(page before, kind of action, page after) for each step of the episode, in-process."""
-    policy, seen = _policy(goal, kind), set()
+    policy, seen = policy_for(goal, kind), set()
     with InProcessSource(shop) as src:
         state = src.reset(goal, 0)
         for _ in range(MAX_STEPS):
