@@ -13,16 +13,15 @@ from __future__ import annotations
 import random
 import string
 import types
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-import numpy as np
 
 from shopsim.actions import parse_action
+from shopsim.adapters.image_features import ImageFeatures
 from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.errors import ConfigError, SessionError
@@ -32,12 +31,9 @@ from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
 
-__all__ = ["IMAGE_FEATURE_DIM", "WebAgentTextEnv", "WebShopClickable"]
+__all__ = ["WebAgentTextEnv", "WebShopClickable", "load_shop"]
 
-#: WebShop's ResNet image features are 512-dim; without them ``get_image`` is a zero vector.
-IMAGE_FEATURE_DIM = 512
-_MODES = ("html", "text", "text_rich", "url")
-_FEATURE_FILES = "data/feat_conv.pt and data/feat_ids.pt"
+_MODES = ("html", "text", "text_rich", "url", "image")
 #: The spaces are declared for ``gym.make`` and tools that read them; WebShop's API is not Gymnasium's
 #: (4-tuple ``step``, ``reset(session=)``), so the ids register without Gymnasium's checker.
 MAX_OBSERVATION_CHARS = 2_000_000
@@ -102,6 +98,31 @@ def _element(c: Clickable, state: PageState) -> WebShopClickable:
     return WebShopClickable(tag, types.MappingProxyType(attrs), c.text, c)
 
 
+def load_shop(file_path: str | Path | None, options: Mapping[str, Any]) -> Shop:
+    """The Shop WebShop's keywords describe: ``file_path`` (an items file, its folder, or a prepared store),
+    ``attr_path``, ``num_products``, ``human_goals``, ``show_attrs``; ours: ``data_dir``, ``seed``.
+
+    An items file is used by name, so ``items_shuffle_1000.json`` beside ``items_shuffle.json`` loads
+    the 1,000 products. ``None`` and no ``data_dir`` mean the bundled catalog.
+    """
+    data_dir, items = options.get("data_dir"), None
+    if data_dir is None and file_path is not None:
+        p = Path(file_path)
+        if p.is_file() or p.suffix == ".json":
+            data_dir, items = p.parent, p
+        else:
+            data_dir = p
+    return Shop.from_config(ShopConfig(
+        data_dir=data_dir,
+        items_file=items,
+        attributes_file=options.get("attr_path"),
+        num_products=options.get("num_products"),
+        human_goals=bool(options.get("human_goals", False)),
+        seed=int(options.get("seed", 0)),
+        show_attrs=bool(options.get("show_attrs", False)),
+    ))
+
+
 def _observation(state: PageState, mode: str) -> str:
     """``shopsim.adapters.env.observation``'s twin (env.py re-exports this module, so it cannot be imported here)."""
     return render_html(state) if mode == "html" else text_observation(state, mode)  # type: ignore[arg-type]
@@ -131,11 +152,8 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         server: WebShopServer | Shop | None = None,
         **kwargs: Any,
     ):
-        if observation_mode == "image":
-            raise ConfigError("observation_mode='image' needs WebShop's ResNet image features "
-                              f"({_FEATURE_FILES}), which shopsim does not have; use html, text, text_rich or url")
         if observation_mode not in _MODES:
-            raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich or url")
+            raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich, url or image")
         self.observation_mode = observation_mode
         self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS, min_length=0)
         self.action_space = UnicodeText(MAX_ACTION_CHARS)
@@ -144,13 +162,16 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         if isinstance(server, WebShopServer):
             self.server = server
         else:
-            shop = server if server is not None else self._load_shop(file_path, kwargs)
+            shop = server if server is not None else load_shop(file_path, kwargs)
             self.server = WebShopServer(shop, filter_goals=kwargs.get("filter_goals"),
                                         limit_goals=int(kwargs.get("limit_goals", -1)))
         self.base_url = self.server.base_url
-        if kwargs.get("get_image", 0):
-            warnings.warn(f"get_image: shopsim has no ResNet image features ({_FEATURE_FILES}); "
-                          f"get_image() returns a {IMAGE_FEATURE_DIM}-dim zero vector", UserWarning, stacklevel=2)
+        self.image_features: ImageFeatures | None = None
+        if kwargs.get("get_image", 0) or observation_mode == "image":
+            folder = Path(file_path).parent if file_path is not None and Path(file_path).suffix == ".json" else (
+                Path(file_path) if file_path is not None else Path(kwargs.get("data_dir") or "."))
+            self.image_features = ImageFeatures.load(kwargs.get("feat_conv", folder / "feat_conv.pt"),
+                                                     kwargs.get("feat_ids", folder / "feat_ids.pt"))
         self.session: str | None = kwargs.get("session")
         self.session_prefix: str | None = kwargs.get("session_prefix")
         self.num_prev_obs = int(kwargs.get("num_prev_obs", 0))
@@ -163,19 +184,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.prev_actions: list[str] = []
         self.reset()
 
-    @staticmethod
-    def _load_shop(file_path: str | None, kwargs: dict[str, Any]) -> Shop:
-        data_dir = kwargs.get("data_dir")
-        if data_dir is None and file_path is not None:
-            p = Path(file_path)
-            data_dir = p.parent if p.is_file() or p.suffix == ".json" else p
-        return Shop.from_config(ShopConfig(
-            data_dir=data_dir,
-            num_products=kwargs.get("num_products"),
-            human_goals=bool(kwargs.get("human_goals", False)),
-            seed=int(kwargs.get("seed", 0)),
-            show_attrs=bool(kwargs.get("show_attrs", False)),
-        ))
+    def reseed(self, seed: int) -> None:
+        """Restart the rng behind random session ids and goal draws (prices stay the shop's)."""
+        self._rng = random.Random(seed)
 
     def _page(self) -> PageState:
         if self._session is None:
@@ -190,8 +201,10 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         return {"url": s.url, "html": _observation(s, "html"), "instruction_text": self.instruction_text}
 
     @property
-    def observation(self) -> str:
-        """The current page in ``observation_mode``."""
+    def observation(self) -> Any:
+        """The current page in ``observation_mode`` (image: :meth:`get_image`'s features)."""
+        if self.observation_mode == "image":
+            return self.get_image()
         return _observation(self._page(), self.observation_mode)
 
     def get_available_actions(self) -> dict[str, Any]:
@@ -212,9 +225,18 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
                                "read env.instruction_text")
         return ("Instruction: " if state.page_type == "search" else "Instruction:") + state.instruction
 
-    def get_image(self) -> np.ndarray:
-        """WebShop's image feature without its feature files: a 512-dim float32 zero vector."""
-        return np.zeros(IMAGE_FEATURE_DIM, dtype=np.float32)
+    def get_image(self) -> Any:
+        """The item page's product-image features (a torch tensor), zeros on other pages, as WebShop's.
+
+        Needs ``get_image=1`` (or ``observation_mode='image'``) and WebShop's feature files.
+        """
+        if self.image_features is None:
+            raise ConfigError("get_image() needs the env built with get_image=1 and WebShop's feature files "
+                              "(feat_conv.pt, feat_ids.pt in the data folder)")
+        state = self._page()
+        product = self.server.shop.product(state.product.id) if state.product is not None else None
+        url = product.main_image if product is not None and state.page_type == "item" else None
+        return self.image_features.lookup(url)
 
     def reset(self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
         """A session: an int picks that goal, a known session id keeps its goal, else a weighted draw.
@@ -242,7 +264,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.prev_obs, self.prev_actions = [obs], []
         return obs, None
 
-    def step(self, action: str) -> tuple[str, float, bool, None]:
+    def step(self, action: str) -> tuple[Any, float, bool, None]:
         """WebShop's step: ``search[...]`` or ``click[...]`` of a current clickable; anything else does nothing."""
         self.get_available_actions()
         assert self._session is not None and self.text_to_clickable is not None
@@ -254,8 +276,11 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         elif name == "click" and arg is not None and arg in self.text_to_clickable and arg != "search":
             reward, done = self._apply(action, "click", arg, self.text_to_clickable[arg].clickable)
         ob = self.observation
-        texts = [ob]
         self.prev_actions.append(action)
+        if self.observation_mode == "image":  # a feature vector: nothing to join with earlier pages
+            self.prev_obs.append(ob)
+            return ob, reward, done, None
+        texts = [ob]
         for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):
             if len(self.prev_actions) >= i and self.num_prev_actions >= i:
                 texts.append(self.prev_actions[-i])

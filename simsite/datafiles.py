@@ -7,6 +7,7 @@ file (and the offset or line), and the helpers here word a bad value the same wa
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +16,9 @@ from typing import Any
 from shopsim.errors import DataError
 
 __all__ = [
+    "DATA_ENV",
     "CatalogFiles",
+    "env_data_dir",
     "find_catalog_files",
     "iter_jsonl",
     "json_kind",
@@ -28,6 +31,29 @@ __all__ = [
 
 _JSON_KINDS: dict[type, str] = {type(None): "null", bool: "a boolean", int: "a number", float: "a number",
                                 str: "a string", list: "a list", dict: "an object"}
+
+
+#: The environment variable naming the user's WebShop data (a folder in WebShop's layout, or a prepared
+#: store): the default of ``--data`` and of ``web_agent_site.utils``' paths.
+DATA_ENV = "SHOPSIM_DATA"
+
+GET_DATA_HINT = ("get WebShop's data with `shopsim data fetch --set small --out DIR` and set "
+                 f"{DATA_ENV}=DIR (or DIR/store)")
+
+
+def env_data_dir() -> Path | None:
+    """The folder ``$SHOPSIM_DATA`` names, or None when unset or empty.
+
+    A value naming no folder is refused in one line rather than silently replaced by the bundled
+    catalog: a user who set it meant their data.
+    """
+    value = os.environ.get(DATA_ENV, "").strip()
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise DataError(f"{DATA_ENV}={value}: no such folder ({GET_DATA_HINT})")
+    return path
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,9 @@ from shopsim.simsite.fuzzy import option_ratio, token_set_ratio
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 
-__all__ = ["COLOR_WORDS", "RewardBreakdown", "normalize_color", "score_purchase"]
+__all__ = [
+    "COLOR_WORDS", "RewardBreakdown", "attribute_hits", "combine", "normalize_color", "option_hits", "score_purchase", "type_match",
+]
 
 # Colour words an option value is reduced to before matching (first one contained wins).
 COLOR_WORDS = ["alabaster", "apricot", "aqua", "ash", "asphalt", "azure", "banana", "beige", "black", "blue", "blush", "bordeaux", "bronze", "brown", "burgundy", "camel", "camo", "caramel", "champagne", "charcoal", "cheetah", "chestnut", "chocolate", "christmas", "coffee", "cognac", "copper", "coral", "cranberry", "cream", "crystal", "dark", "denim", "eggplant", "elephant", "espresso", "fuchsia", "gold", "granite", "grape", "graphite", "grass", "gray", "green", "grey", "heather", "indigo", "ivory", "ivy", "khaki", "lavender", "lemon", "leopard", "light", "lilac", "lime", "magenta", "maroon", "mauve", "merlot", "midnight", "mint", "mocha", "multicolor", "mushroom", "mustard", "natural", "navy", "nude", "olive", "orange", "peach", "pewter", "pink", "plum", "purple", "rainbow", "red", "rose", "royal", "rust", "sand", "sapphire", "seashell", "silver", "skull", "slate", "steel", "stone", "stonewash", "sunflower", "tan", "taupe", "teal", "tiger", "turquoise", "violet", "walnut", "wheat", "white", "wine", "yellow"]
@@ -66,13 +68,18 @@ class RewardBreakdown(BaseModel):
         return info
 
 
-def _type_reward(product: Product, goal: Goal, nouns: NounExtractor) -> tuple[float, bool, bool, float]:
-    query_match = product.query == goal.query
-    bought = {x.strip() for x in product.product_category.split("›")}
-    wanted = {x.strip() for x in goal.product_category.split("›")}
-    category_match = len(bought & wanted) >= 2
-    bought_nouns = set(nouns.nouns(product.title))
-    wanted_nouns = nouns.nouns(goal.name)
+def type_match(
+    bought: tuple[str, str, str], wanted: tuple[str, str, str], nouns: NounExtractor
+) -> tuple[float, bool, bool, float]:
+    """WebShop's type reward from ``(query, product_category, title)`` of the bought product and
+    ``(query, product_category, name)`` of the goal: ``(r_type, query_match, category_match, title_score)``.
+
+    Plain values, so WebShop's dict API (``web_agent_site.engine.goal``) shares this one rule.
+    """
+    query_match = bought[0] == wanted[0]
+    category_match = len({x.strip() for x in bought[1].split("›")} & {x.strip() for x in wanted[1].split("›")}) >= 2
+    bought_nouns = set(nouns.nouns(bought[2]))
+    wanted_nouns = nouns.nouns(wanted[2])
     title_score = 0.2 if not wanted_nouns else len(bought_nouns & set(wanted_nouns)) / len(wanted_nouns)
     r_type = 1.0
     if not (query_match or category_match or title_score > 0.2):
@@ -84,26 +91,27 @@ def _type_reward(product: Product, goal: Goal, nouns: NounExtractor) -> tuple[fl
     return r_type, query_match, category_match, title_score
 
 
-def _in_text(value: str, product: Product) -> bool:
-    return (
-        value in product.title.lower()
-        or value in " ".join(product.bullet_points).lower()
-        or value in product.description.lower()
-    )
+def _type_reward(product: Product, goal: Goal, nouns: NounExtractor) -> tuple[float, bool, bool, float]:
+    return type_match((product.query, product.product_category, product.title),
+                      (goal.query, goal.product_category, goal.name), nouns)
 
 
-def _attribute_hits(product: Product, goal: Goal) -> int:
+def attribute_hits(goal_attrs: list[str], product_attrs: list[str], texts: tuple[str, list[str], str]) -> int:
+    """Goal attributes the product has: a fuzzy match (> 85) of one of its attributes, or the
+    attribute written in its ``texts`` (title, bullet points, description)."""
+    title, bullets, description = texts[0].lower(), " ".join(texts[1]).lower(), texts[2].lower()
     hits = 0
-    for g_attr in goal.attributes:
-        if any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product.attributes) or _in_text(g_attr, product):
+    for g_attr in goal_attrs:
+        if (any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product_attrs)
+                or g_attr in title or g_attr in bullets or g_attr in description):
             hits += 1
     return hits
 
 
-def _option_hits(goal_values: list[str], chosen: dict[str, str]) -> int:
+def option_hits(goal_values: list[str], chosen: dict[str, str] | list[str]) -> int:
     """Chosen values (colour-normalised) that match a goal value (as written); see ``option_ratio``."""
     hits = 0
-    for value in chosen.values():
+    for value in chosen.values() if isinstance(chosen, dict) else chosen:
         value = normalize_color(value)
         if any(option_ratio(value, g) > 85 for g in goal_values):
             hits += 1
@@ -119,22 +127,40 @@ def score_purchase(
 ) -> RewardBreakdown:
     """Score buying ``product`` at ``price`` with ``options`` chosen, against ``goal``."""
     nouns = nouns or default_extractor()
-    r_type, query_match, category_match, title_score = _type_reward(product, goal, nouns)
-    n_att, n_opt = len(goal.attributes), len(goal.goal_options)
+    return combine(
+        _type_reward(product, goal, nouns),
+        attribute_hits(goal.attributes, product.attributes, (product.title, product.bullet_points, product.description)),
+        option_hits(goal.option_values, options),
+        (len(goal.attributes), len(goal.goal_options)),
+        price_ok=(price <= goal.price_upper) if goal.price_upper > 0 else None,
+        noun_source=nouns.source,
+        asins=(product.asin, goal.asin),
+    )
+
+
+def combine(
+    type_parts: tuple[float, bool, bool, float],
+    att_hits: int,
+    opt_hits: int,
+    sizes: tuple[int, int],
+    *,
+    price_ok: bool | None,
+    noun_source: str,
+    asins: tuple[str, str],
+) -> RewardBreakdown:
+    """The breakdown from its parts: :func:`type_match`'s four values, the attribute and option hits,
+    the goal's ``(attribute count, option count)``, whether the price is within the limit (None: no limit)."""
+    r_type, query_match, category_match, title_score = type_parts
+    n_att, n_opt = sizes
     denom = n_att + n_opt + 1
-    price_limited = goal.price_upper > 0
-    r_price = (price <= goal.price_upper) if price_limited else None
-    att_hits = _attribute_hits(product, goal)
-    opt_hits = _option_hits(goal.option_values, options)
     r_att = att_hits / n_att if n_att else 1.0
     r_option = opt_hits / n_opt if n_opt else None
-    r_loose = (att_hits + opt_hits + (1 if r_price is None else int(r_price))) / denom * r_type
-    comps = [r_type, r_att, 1.0 if r_option is None else min(r_option, 1.0), 1.0 if r_price in (None, True) else 0.0]
-    r_strict = comps[0] * comps[1] * comps[2] * comps[3]
+    r_loose = (att_hits + opt_hits + (1 if price_ok is None else int(price_ok))) / denom * r_type
+    comps = [r_type, r_att, 1.0 if r_option is None else min(r_option, 1.0), 1.0 if price_ok in (None, True) else 0.0]
     return RewardBreakdown(
         reward=r_loose,
         r_loose=r_loose,
-        r_strict=r_strict,
+        r_strict=comps[0] * comps[1] * comps[2] * comps[3],
         r_success=1.0 if all(c == 1.0 for c in comps) else 0.0,
         r_type=r_type,
         r_att=r_att,
@@ -144,10 +170,10 @@ def score_purchase(
         title_score=title_score,
         r_option=r_option,
         w_option=n_opt / denom if r_option is not None else None,
-        r_price=r_price,
-        w_price=1 / denom if r_price is not None else None,
-        price_limited=price_limited,
-        noun_source=nouns.source,
-        purchased_asin=product.asin,
-        target_asin_match=product.asin == goal.asin,
+        r_price=price_ok,
+        w_price=1 / denom if price_ok is not None else None,
+        price_limited=price_ok is not None,
+        noun_source=noun_source,
+        purchased_asin=asins[0],
+        target_asin_match=asins[0] == asins[1],
     )

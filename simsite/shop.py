@@ -6,7 +6,7 @@ import bisect
 import itertools
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +36,9 @@ class ShopConfig:
 
     ``profile`` names the environment contract (``webshop`` or ``shopsim-v8``); build any profile's
     shop with :func:`shopsim.simsite.profiles.open_shop`. ``task_ids`` restricts a v8 shop's tasks.
+    ``items_file`` and ``attributes_file`` pick those files in ``data_dir`` by name (WebShop's
+    ``file_path`` and ``attr_path``), where a folder holds several (``items_shuffle.json`` beside
+    ``items_shuffle_1000.json``).
     """
 
     data_dir: str | Path | None = None
@@ -48,6 +51,8 @@ class ShopConfig:
     extra: dict[str, str] = field(default_factory=dict)
     profile: str = "webshop"
     task_ids: tuple[int, ...] | None = None
+    items_file: str | Path | None = None
+    attributes_file: str | Path | None = None
 
 
 class Shop:
@@ -150,6 +155,12 @@ class Shop:
             return store_shop(config, search)
         data_dir = Path(config.data_dir) if config.data_dir is not None else default_catalog_dir()
         files = find_catalog_files(data_dir)
+        if config.items_file is not None or config.attributes_file is not None:
+            files = replace(
+                files,
+                items=Path(config.items_file) if config.items_file is not None else files.items,
+                attributes=Path(config.attributes_file) if config.attributes_file is not None else files.attributes,
+            )
         products = load_products(files, num_products=config.num_products, human_goals=config.human_goals)
         rng = random.Random(config.seed)
         prices = generate_prices(products, rng)

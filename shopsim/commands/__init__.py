@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.datafiles import env_data_dir
 from shopsim.simsite.shop import ShopConfig
 
 __all__ = ["agent_options", "engine_extra", "load_shop", "print_table", "shop_args"]
@@ -18,8 +19,9 @@ def shop_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", default="webshop", choices=sorted(PROFILES),
                    help="environment contract: webshop (default) or shopsim-v8 (ShopSimulator)")
     p.add_argument("--data", default=None,
-                   help="webshop: folder with WebShop-format files; shopsim-v8: a products .json/.json.gz or a "
-                        "prepared folder (default: the profile's bundled catalog)")
+                   help="webshop: folder with WebShop-format files or a prepared store; shopsim-v8: a products "
+                        ".json/.json.gz or a prepared folder (default: webshop: $SHOPSIM_DATA, else the bundled "
+                        "catalog; shopsim-v8: the bundled catalog)")
     p.add_argument("--num-products", type=int, default=None, help="use only the first N products")
     p.add_argument("--human-goals", action="store_true", help="use human-written goals instead of synthetic ones")
     p.add_argument("--seed", type=int, default=0, help="seed for prices, price limits and goal draws")
@@ -51,7 +53,10 @@ def load_shop(args: argparse.Namespace) -> Any:
     profile = getattr(args, "profile", "webshop")
     if profile != "webshop" and (args.num_products is not None or args.human_goals):
         raise ConfigError(f"--num-products and --human-goals are webshop options; profile {profile} has its own tasks")
-    return open_shop(ShopConfig(data_dir=args.data, num_products=args.num_products, human_goals=args.human_goals,
+    data = args.data
+    if data is None and profile == "webshop":
+        data = env_data_dir()
+    return open_shop(ShopConfig(data_dir=data, num_products=args.num_products, human_goals=args.human_goals,
                                 seed=args.seed, profile=profile, extra=engine_extra(getattr(args, "engine", None))))
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.datafiles import DATA_ENV
 
 __all__ = ["add_fetch_parser", "cmd_fetch"]
 
@@ -25,6 +27,14 @@ def _prepare_function() -> Any:
     except ImportError:  # no store package, or one that is only partly installed
         return None
     return fn if callable(fn) else None
+
+
+def _out_dir(out: str | None) -> Path:
+    """``--out``, else the folder ``$SHOPSIM_DATA`` names (it may not exist yet: fetch creates it)."""
+    value = out or os.environ.get(DATA_ENV, "").strip()
+    if not value:
+        raise ConfigError(f"data fetch needs --out DIR (or {DATA_ENV}=DIR in the environment)")
+    return Path(value).expanduser()
 
 
 def cmd_fetch(args: argparse.Namespace) -> int:
@@ -48,7 +58,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     files = select_files(manifest, args.set, pins)
     sources = ([source_from_url(u) for u in args.base_url] if args.base_url
                else default_sources(manifest, args.source or "all"))
-    out = Path(args.out)
+    out = _out_dir(args.out)
     results = fetch_files(files, out, sources=sources, trust_unverified=args.trust_unverified,
                           retries=args.retries, retry_wait=args.retry_wait, progress=Progress(sys.stderr))
     store = Path(args.store) if args.store else out / "store"
@@ -70,6 +80,8 @@ def cmd_fetch(args: argparse.Namespace) -> int:
                 print(f"    sha256 {r.sha256}  (pin it: put '{r.sha256}  {r.name}' in a file for --checksums)")
         print(f"  source: {manifest.source}")
         print(f"  license: {manifest.license}")
+    print(f"use it: export {DATA_ENV}={out}  (the default of --data and of web_agent_site's data paths)",
+          file=sys.stderr)
     if args.no_prepare or prepare is None:
         print(f"next: shopsim data prepare --data {out} --out {store}", file=sys.stderr)
         return 0
@@ -79,7 +91,7 @@ def cmd_fetch(args: argparse.Namespace) -> int:
         return 0
     print(f"preparing the store in {store} ...", file=sys.stderr)
     prepare(out, store)
-    print(f"store ready: shopsim run --data {store} ...", file=sys.stderr)
+    print(f"store ready: shopsim run --data {store} ... (or export {DATA_ENV}={store})", file=sys.stderr)
     return 0
 
 
@@ -92,7 +104,8 @@ def add_fetch_parser(dsub: argparse._SubParsersAction) -> argparse.ArgumentParse
                                     "The data is WebShop's, for academic and research use only (its LICENSE.md).")
     p.add_argument("--set", required=True, choices=("small", "all"),
                    help="small: the 1,000-product set (setup.sh -d small); all: the full 1.18M products (-d all)")
-    p.add_argument("--out", required=True, help="folder to download into (created; partial files end in .part)")
+    p.add_argument("--out", default=None,
+                   help="folder to download into (created; partial files end in .part; default: $SHOPSIM_DATA)")
     p.add_argument("--base-url", action="append", default=None, metavar="URL",
                    help="a source instead of shopsim's own: URL/NAME per file, or a template with {id} or {name}; "
                         "repeat it to give several, tried in order")

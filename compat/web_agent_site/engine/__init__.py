@@ -1,0 +1,2 @@
+"""WebShop's ``web_agent_site.engine``: search and page helpers (``engine``), goals and rewards
+(``goal``), option normalisation (``normalize``)."""

@@ -1,0 +1,122 @@
+"""WebShop's ``web_agent_site.envs.web_agent_site_env``: ``WebAgentSiteEnv``, the shop in a real browser.
+
+WebShop drives Chrome through Selenium against its Flask app on ``localhost:3000``; here shopsim's
+:class:`~shopsim.adapters.browser_source.BrowserSource` drives headless Chromium (Playwright) against
+shopsim's web app, started on 127.0.0.1 for the environment (or a running ``shopsim serve`` given as
+``base_url=``). Observations: ``html`` (the browser's DOM), ``text``/``text_rich``/``url`` as the text env.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from shopsim.adapters.browser_source import BrowserSource
+from shopsim.adapters.legacy_gym import legacy_gym, legacy_text_space
+from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, load_shop
+from shopsim.errors import ConfigError, SessionError
+from shopsim.page import PageState
+from shopsim.render import observation as text_observation
+from shopsim.simsite.server import ServerThread, serve_shop
+from web_agent_site import utils
+from web_agent_site.envs.web_agent_text_env import default_file
+
+__all__ = ["WebAgentSiteEnv"]
+
+_GYM = legacy_gym()
+_BASES: tuple[type, ...] = (object,) if _GYM is None else (_GYM.Env,)
+_MODES = ("html", "text", "text_rich", "url")
+
+
+class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
+    """WebShop's site env: ``step(action) -> (obs, reward, done, info)``, ``reset(session, instruction_text)``,
+    ``get_available_actions()``, ``get_instruction_text()``, ``observation``, ``state``, ``close()``.
+
+    ``render=True`` shows the browser window (headed Chromium); ``session`` (``fixed_<n>`` or n) picks goal
+    n, else each reset draws a goal with ``seed``. Keywords for the shop are the text env's.
+    """
+
+    def __init__(self, observation_mode: str = "html", render: bool = False,
+                 file_path: str | Path | None = utils.DEFAULT_FILE_PATH, base_url: str | None = None, **kwargs: Any):
+        if observation_mode not in _MODES:
+            raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich or url")
+        self.observation_mode, self.kwargs = observation_mode, kwargs
+        self._server: ServerThread | None = None
+        if base_url is None:
+            self.shop = load_shop(default_file(file_path), kwargs)
+            self._server = serve_shop(self.shop).__enter__()
+            base_url = self._server.base_url
+        self.base_url = base_url
+        self._rng = random.Random(int(kwargs.get("seed", 0)))
+        self.source = BrowserSource(base_url, mode="click", headless=not render)
+        if _GYM is not None:
+            self.observation_space = legacy_text_space(_GYM, MAX_OBSERVATION_CHARS)
+            self.action_space = legacy_text_space(_GYM, MAX_ACTION_CHARS, min_length=1, actions=True)
+        self.session = kwargs.get("session")
+        self._state: PageState | None = None
+        self.instruction_text = ""
+        self.reset()
+
+    def _goal_index(self, session: int | str | None) -> int:
+        if isinstance(session, int):
+            return session
+        text = str(session or "")
+        if text.startswith("fixed_") and text[6:].isdigit():
+            return int(text[6:])
+        shop = getattr(self, "shop", None)
+        return shop.draw_goal_index(self._rng) if shop is not None else 0
+
+    def reset(self, session: int | str | None = None, instruction_text: str | None = None, seed: int | None = None,
+              return_info: bool = False, options: dict[str, Any] | None = None) -> Any:
+        """Open a new session (a fresh browser context) on goal ``session`` or a drawn goal."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self._state = self.source.reset(self._goal_index(session if session is not None else self.session))
+        self.instruction_text = instruction_text if instruction_text is not None else (self._state.instruction or "")
+        return (self.observation, {}) if return_info else (self.observation, None)
+
+    def step(self, action: str) -> tuple[str, float, bool, None]:
+        """``search[...]`` or ``click[...]`` in the browser; an action the page does not offer does nothing."""
+        state, reward, done, _ = self.source.step(action)
+        self._state = state
+        return self.observation, reward, done, None
+
+    def _page(self) -> PageState:
+        if self._state is None:
+            raise SessionError("Cannot use the env before reset()")
+        return self._state
+
+    def get_available_actions(self) -> dict[str, Any]:
+        """``{has_search_bar, clickables}`` of the page in the browser."""
+        state = self._page()
+        return {"has_search_bar": state.has_search_bar, "clickables": [c.arg for c in state.clickables]}
+
+    def get_instruction_text(self) -> str:
+        """The page's instruction (WebShop reads ``#instruction-text h4``)."""
+        return self._page().instruction or ""
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """``{url, html, instruction_text}`` of the page in the browser."""
+        page = self.source.page
+        return {"url": page.url, "html": page.content(), "instruction_text": self.instruction_text}
+
+    @property
+    def observation(self) -> str:
+        """The current page in ``observation_mode``."""
+        if self.observation_mode == "html":
+            return self.source.page.content()
+        if self.observation_mode == "url":
+            return self.source.page.url
+        return text_observation(self._page(), self.observation_mode)  # type: ignore[arg-type]
+
+    def render(self, mode: str = "human") -> None:
+        """The window is Chromium's own (``render=True``)."""
+
+    def close(self) -> None:
+        """Close the browser context and stop the server this env started."""
+        self.source.close()
+        if self._server is not None:
+            self._server.__exit__(None, None, None)
+            self._server = None
