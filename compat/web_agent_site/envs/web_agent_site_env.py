@@ -34,7 +34,8 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
     ``get_available_actions()``, ``get_instruction_text()``, ``observation``, ``state``, ``close()``.
 
     ``render=True`` shows the browser window (headed Chromium); ``session`` (``fixed_<n>`` or n) picks goal
-    n, else each reset draws a goal with ``seed``. Keywords for the shop are the text env's.
+    n, else each reset draws a goal with ``seed``. Keywords for the shop are the text env's;
+    ``executable_path`` picks the Chromium to drive.
     """
 
     def __init__(self, observation_mode: str = "html", render: bool = False,
@@ -49,7 +50,8 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
             base_url = self._server.base_url
         self.base_url = base_url
         self._rng = random.Random(int(kwargs.get("seed", 0)))
-        self.source = BrowserSource(base_url, mode="click", headless=not render)
+        self.source = BrowserSource(base_url, mode="click", headless=not render,
+                                    executable_path=kwargs.get("executable_path"))
         if _GYM is not None:
             self.observation_space = legacy_text_space(_GYM, MAX_OBSERVATION_CHARS)
             self.action_space = legacy_text_space(_GYM, MAX_ACTION_CHARS, min_length=1, actions=True)
