@@ -117,6 +117,7 @@ def test_reset_takes_gyms_keywords(bundled_env_kwargs: dict) -> None:
 @needs_small
 def test_agentbench_style_shared_server_with_session_prefix() -> None:
     base = WebAgentTextEnv(observation_mode="text", num_products=1000, human_goals=True, file_path=ITEMS)
+    assert isinstance(base.server, SimServer)  # the env builds WebShop's server class, as WebShop's does
     envs = [WebAgentTextEnv(observation_mode="text", server=base.server, session_prefix=f"worker{i}_")
             for i in range(2)]
     for env, goal in zip(envs, (11, 12), strict=True):

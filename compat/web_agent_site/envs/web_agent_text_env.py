@@ -17,6 +17,7 @@ from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS
 from shopsim.adapters.webshop_env import WebAgentTextEnv as _ShimEnv
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.simsite.html import render_html
+from shopsim.simsite.urls import DEFAULT_BASE_URL
 from web_agent_site import utils
 from web_agent_site.utils import default_file
 
@@ -43,7 +44,6 @@ class SimServer(WebShopServer):
         shop = load_shop(default_file(file_path), {"num_products": num_products, "human_goals": bool(human_goals),
                                                    "show_attrs": show_attrs, **options})
         super().__init__(shop, filter_goals=filter_goals, limit_goals=limit_goals, base_url=base_url)
-        self.all_products_loaded = True
         self.search_time = self.render_time = self.sample_time = 0.0
 
 
@@ -85,8 +85,11 @@ class WebAgentTextEnv(*_BASES):  # type: ignore[misc]
 
     def __init__(self, observation_mode: str = "html", file_path: str | Path | None = utils.DEFAULT_FILE_PATH,
                  server: Any = None, **kwargs: Any):
-        if server is None:
-            file_path = default_file(file_path)
+        if server is None:  # WebShop's env builds its SimServer; so does this one (same keywords)
+            server = SimServer(DEFAULT_BASE_URL, file_path, kwargs.get("filter_goals"),
+                               int(kwargs.get("limit_goals", -1)), kwargs.get("num_products"),
+                               kwargs.get("human_goals"), bool(kwargs.get("show_attrs", False)),
+                               **{k: kwargs[k] for k in ("attr_path", "seed", "data_dir") if k in kwargs})
         kwargs.setdefault("feat_conv", utils.FEAT_CONV)
         kwargs.setdefault("feat_ids", utils.FEAT_IDS)
         super().__init__(observation_mode=observation_mode, file_path=file_path, server=server, **kwargs)
