@@ -41,6 +41,19 @@ def test_title_scores_follow_shared_nouns() -> None:
     assert far["title_score"] < 0.05 and far["r_type"] == 0.0
 
 
+def test_title_scores_with_spacys_tagger() -> None:
+    from shopsim.simsite.nouns import default_extractor
+
+    if not default_extractor().source.startswith("spacy"):
+        pytest.skip("no spaCy model installed (pip install -e .[nlp]): title scores come from the fallback noun finder")
+    bought = _typed("q", "a", "BRST AC Power Cord Outlet Socket Cable Plug Lead for Panasonic SC-HT830V DVD/VCR "
+                              "Combo Home Theater System")
+    wanted = "Saireed UL Listed 2 Prong Power Cord for JBL Bar 3.1 Bar 2.1 Channel 4K Ultra HD Soundbar"
+    assert isclose(get_type_reward(bought, _typed("q", "a", wanted))["title_score"], 0.17, abs_tol=1e-2)
+    longer = _typed("q", "a", wanted + " Home Theater System Subwoofer")
+    assert isclose(get_type_reward(bought, longer)["title_score"], 0.31, abs_tol=1e-2)
+
+
 def test_attribute_reward_fuzzy_then_texts() -> None:
     goal = {"attributes": ["tea tree", "essential oils", "natural ingredients"]}
     assert get_attribute_reward({"Attributes": ["tea tree", "essential oil", "natural ingredients"]}, goal) == (1, 3)
