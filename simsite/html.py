@@ -1,13 +1,24 @@
 """The sim's HTML pages, rendered from a PageState alone.
 
-The markup keeps WebShop's hooks (``#instruction-text``, ``#search_input``, ``a.product-link``,
-``button.btn``, option radios, ``#reward pre``) so HTML-scraping WebShop clients work unchanged,
-adds ``data-*`` hooks for the selectors in :mod:`shopsim.simsite.session`, and embeds the PageState
-as JSON so :class:`shopsim.translators.simsite.SimsiteTranslator` reads pages back without loss.
-Links come from :mod:`shopsim.links` (re-exported here, their former home), percent-encoded per
-segment, so odd keywords or option values (``/``, ``#``, ``%``, quotes) survive a real browser.
-Result cards, the item page and option swatches show :mod:`shopsim.simsite.images`' local URLs; a
-catalog's remote original stays in ``data-original-src`` (offline it could not load).
+Each page's ``<body>`` is WebShop's own markup (``golden/episodes_html_seed0.jsonl``, rendered by
+WebShop's templates): the same visible text nodes in the same order, whitespace-only ones included,
+the same tags around them, buttons, labels, ``a.product-link`` elements, option radios (``name=axis
+value=value id=radio_<axis><i>``) and forms, so scrapers that read positions in BeautifulSoup's
+``findAll(text=True)`` list (ReAct, Reflexion, LATS: ``float(texts[i + 1])`` after the score label)
+read ours alike. Our own hooks add no text: ``data-*`` attributes (the selectors of
+:mod:`shopsim.simsite.session`, :mod:`shopsim.translators.simsite`'s markup fallback), a few ids and
+classes, option swatch ``<img>`` inside labels, and the PageState as JSON in ``<head>`` (invisible
+to scrapers) so the translator reads pages back without loss. ``#feedback`` appears only after a
+refused action (WebShop has none).
+
+What differs from WebShop byte for byte, on purpose: ``<head>`` (our local stylesheet; no CDN links,
+since the shop runs offline), image URLs (local SVGs; a catalog's remote original stays in
+``data-original-src``), the item page's script (plain JS wiring radios to their ``data-url``, not
+jQuery), and link and form targets: path-style URLs (``/search_results/{session}/{keywords}/{page}``)
+as WebShop's Flask app renders them and as our server answers them, not the ``/?session_id=..&
+keywords=..`` query strings WebShop's in-process text env prints (its SimServer puts every route on
+``/``: URLs its Flask app does not route). Links come from :mod:`shopsim.links`
+(re-exported here), percent-encoded per segment, so odd keywords or option values survive a real browser.
 """
 
 from __future__ import annotations
@@ -53,6 +64,9 @@ __all__ = [
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
+#: The ``name`` WebShop's item and sub pages give each sub page's column.
+SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Reviews": "reviews",
+                  "Attributes": "attributes"}
 
 
 @lru_cache(maxsize=1)
@@ -60,9 +74,7 @@ def _env() -> Environment:
     return Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    )  # no trim_blocks/lstrip_blocks: Flask's defaults, so whitespace text nodes fall where WebShop's do
 
 
 # ---- rendering --------------------------------------------------------------------------------
@@ -84,7 +96,7 @@ _TEMPLATE = {
 
 
 def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) -> str:
-    """The page for ``state``: WebShop's markup hooks plus the embedded PageState.
+    """The page for ``state``: WebShop's markup, our ``data-*`` hooks and the embedded PageState.
 
     ``catalog`` (the web app passes its shop's products) adds what a PageState does not carry: the
     catalog's original image URLs and which option values have images of their own. Without it
@@ -92,36 +104,47 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
     """
     urls = PageUrls(state)
     order = {c.arg: i for i, c in enumerate(state.clickables)}
-    options: list[dict] = []
-    if state.product is not None and state.page_type == "item":
-        opt_click = {(c.axis, c.text): c for c in state.clickables if c.kind == "option"}
-        for a, (axis, values) in enumerate(state.product.options.items()):
-            rows = []
-            for i, v in enumerate(values):
-                c = opt_click.get((axis, v))
-                rows.append({
-                    "value": v,
-                    "url": urls.with_option(axis, v),
-                    "checked": state.product.selected.get(axis) == v,
-                    "arg": c.arg if c else None,
-                    "index": order.get(c.arg) if c else None,
-                    "clicked": bool(c and c.clicked),
-                    "image": option_image_url(state.product.id, a, i),
-                })
-            options.append({"axis": axis, "values": rows})
+    options = _option_rows(state, urls, order)
     tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
     return tpl.render(
         s=state,
         urls=urls,
         order=order,
         options=options,
+        title=_title(state),
         card_images=_card_images(state, catalog),
+        card_info={c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {},
         main_image=_main_image(state, catalog),
+        sub_page_names=SUB_PAGE_NAMES,
         state_json=state_json(state),
         keywords_json=json.dumps(state.keywords) if state.keywords is not None else "",
-        reward_rows=_reward_rows(state),
+        reward_info_json=json.dumps(state.reward_info, default=str) if state.reward_info else "",
         purchase_options=json.dumps(state.purchase.options) if state.purchase else "{}",
+        purchase_json=_flask_tojson(state.purchase.options if state.purchase else {}),
     )
+
+
+def _option_rows(state: PageState, urls: PageUrls, order: dict[str, int]) -> list[dict[str, Any]]:
+    """The item page's option radios per axis: value, link, whether chosen, and our click hooks."""
+    if state.product is None or state.page_type != "item":
+        return []
+    opt_click = {(c.axis, c.text): c for c in state.clickables if c.kind == "option"}
+    options: list[dict[str, Any]] = []
+    for a, (axis, values) in enumerate(state.product.options.items()):
+        rows = []
+        for i, v in enumerate(values):
+            c = opt_click.get((axis, v))
+            rows.append({
+                "value": v,
+                "url": urls.with_option(axis, v),
+                "checked": state.product.selected.get(axis) == v,
+                "arg": c.arg if c else None,
+                "index": order.get(c.arg) if c else None,
+                "clicked": bool(c and c.clicked),
+                "image": option_image_url(state.product.id, a, i),
+            })
+        options.append({"axis": axis, "values": rows})
+    return options
 
 
 def _card_images(state: PageState, catalog: Mapping[str, Product] | None) -> dict[str, dict[str, Any]]:
@@ -149,9 +172,22 @@ def _main_image(state: PageState, catalog: Mapping[str, Product] | None) -> dict
             "original": original_url(view.images[0] if view.images else None), "option": None}
 
 
-def _reward_rows(state: PageState) -> list[tuple[str, str]]:
-    info = state.reward_info or {}
-    return [(k, "n/a" if v is None else str(v)) for k, v in info.items()]
+def _title(state: PageState) -> str:
+    """The ``<title>`` (in ``<head>``, so no scraper reads it): what a browser tab shows."""
+    if state.page_type == "results":
+        return f"Results: {state.query or ''}"
+    if state.page_type == "item" and state.product is not None:
+        return state.product.title
+    if state.page_type == "item_detail":
+        return state.sub_page or "Item"
+    return "Thank you" if state.page_type == "done" else "WebShop"
+
+
+def _flask_tojson(value: object) -> Markup:
+    """Flask's ``tojson`` (sorted keys; ``< > & '`` escaped), as WebShop's done page prints the options."""
+    text = json.dumps(value, sort_keys=True)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
+    return Markup(text)
 
 
 def render_error(status: int, title: str, message: str, home: str | None = None) -> str:

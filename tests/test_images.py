@@ -171,11 +171,12 @@ def test_hostile_image_urls_are_clean_4xx(web_server, target: bytes) -> None:
 def test_results_page_shows_an_image_per_card(client: httpx.Client, bundled_shop: Shop) -> None:
     r = client.get("/search_results/fixed_3/shirt/1")
     tree = LexborHTMLParser(r.text)
-    cards = tree.css(".searched-product")
+    cards = tree.css(".list-group-item")  # WebShop's row: the image beside the .searched-product text
     assert cards
     for card in cards:
-        asin = card.attributes["data-asin"] or ""
-        img = card.css_first("img.result-image")
+        text = card.css_first(".searched-product")
+        asin = (text.attributes["data-asin"] if text is not None else "") or ""
+        img = card.css_first("img.result-img")
         assert img is not None and img.attributes["src"] == product_image_url(asin)
         assert img.attributes["alt"] == bundled_shop.products[asin].title
         got = client.get(img.attributes["src"] or "")
@@ -269,7 +270,7 @@ def test_webshop_catalog_images(tmp_path: Path) -> None:
         assert c.get(option_image_url("B0IMG00000", 0, 0)).headers["content-type"] == SVG
         assert c.get(option_image_url("B0IMG00000", 0, 1)).content == _PNG
         results = LexborHTMLParser(c.get("/search_results/fixed_0/lunch+box/1").text)
-        originals = {i.attributes.get("data-original-src") for i in results.css("img.result-image")}
+        originals = {i.attributes.get("data-original-src") for i in results.css("img.result-img")}
         assert "https://m.media-amazon.com/images/I/51Y1zY1ZdZL.jpg" in originals
 
 
@@ -284,7 +285,7 @@ def test_screenshot_shows_the_item_image(web_server, chromium_path, browser_shut
         page = context.new_page()
         page.goto(f"{web_server.base_url}/search_results/fixed_3/{quote(p.query)}/1")
         broken = page.evaluate("() => [...document.images].filter(i => !i.complete || !i.naturalWidth).length")
-        assert broken == 0 and page.locator("img.result-image").count() > 0
+        assert broken == 0 and page.locator("img.result-img").count() > 0
         page.goto(f"{web_server.base_url}/item_page/fixed_3/{p.asin}/x/1/{{}}")
         image = page.locator("#product-image")
         assert image.evaluate("i => i.complete && i.naturalWidth > 0")

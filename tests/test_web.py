@@ -44,7 +44,7 @@ def test_all_human_trajectory_urls_route(client):
 def test_search_form_redirects_and_pages(client):
     r = client.get("/fixed_2")
     assert r.status_code == 200
-    assert 'id="search_input" name="search_query"' in r.text and "Instruction: <br>" in r.text
+    assert 'id="search_input" class="form-control" type="text" name="search_query"' in r.text and "Instruction: <br>" in r.text
     r = client.post("/fixed_2", data={"search_query": "Red Shoes"}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/search_results/fixed_2/red+shoes/1"
     r = client.get(r.headers["location"])

@@ -94,9 +94,9 @@ class SimsiteTranslator:
         if attrs.get("data-page-num"):
             fields["page_num"] = int(attrs["data-page-num"] or 1)
         h4 = tree.css_first("#instruction-text h4")
-        if h4 is not None:
+        if h4 is not None:  # 'Instruction: <br>goal' on the search page, 'Instruction:<br>goal' elsewhere (as WebShop)
             text = h4.text(deep=True)
-            fields["instruction"] = text[len("Instruction: "):] if text.startswith("Instruction: ") else text
+            fields["instruction"] = _strip_prefix(text[12:], " ") if text.startswith("Instruction:") else text
         fb = tree.css_first("#feedback")
         if fb is not None:
             fields["feedback"] = Feedback(code=fb.attributes.get("data-code") or "ok", message=fb.text(deep=True))  # type: ignore[arg-type]
@@ -159,7 +159,7 @@ class SimsiteTranslator:
         return _refuse("not_available", f"{arg!r} cannot be followed")
 
 
-_STATE_OPEN = '<script type="application/json" id="shopsim-state">'  # as simsite/templates/base.html writes it
+_STATE_OPEN = '<script type="application/json" id="shopsim-state">'  # as simsite/templates/_head.html writes it
 
 
 def _embedded_state(html: str) -> PageState | None:
@@ -287,7 +287,7 @@ def _product(tree: HTMLParser, page_type: str) -> dict[str, Any]:
         if sub == "Description":
             view["description"] = _text(tree.css_first("#product-description"))
         elif sub == "Features":
-            view["bullet_points"] = [_text(li) for li in tree.css("#product-features li p")]
+            view["bullet_points"] = [_strip_prefix(_text(li), " ") for li in tree.css("#product-features li p")]
         elif sub == "Reviews":
             reviews = []
             for card in tree.css("#product-reviews .review"):
@@ -312,7 +312,10 @@ def _done(tree: HTMLParser) -> dict[str, Any]:
     pre = tree.css_first("#reward pre")
     if pre is not None and pre.text(strip=True) not in ("", "None"):
         out["reward"] = float(pre.text(strip=True))
-    rows = tree.css("#reward-details tbody tr")
+    details = tree.css_first("#reward-details[data-reward-info]")  # WebShop's hidden 'Reward Details' h4
+    if details is not None:
+        out["reward_info"] = _json_attr(details, "data-reward-info")
+    rows = tree.css("#reward-details tbody tr")  # pages rendered before the info moved into the attribute
     if rows:
         info: dict[str, Any] = {}
         for tr in rows:
