@@ -3,8 +3,11 @@
 HTML routes follow WebShop's URL scheme (keywords as a list repr, '+'-joined or plain; options as
 JSON or a dict literal) so WebShop's recorded URLs and HTML clients work unchanged (they are read
 back by :mod:`shopsim.simsite.web_paths`). Bad input gives a 400/404 page that says what is wrong,
-never a 500. Product and option images are served under ``/static/img/``
-(:mod:`shopsim.simsite.images`: SVG drawn on request, ETag, one hour's cache).
+never a 500. As in WebShop's app, ``/`` redirects to session ``abc``, a session keeps its goal for
+the server's life (``fixed_<n>`` re-opened, or bought from again, is goal n again; each purchase is
+scored anew) and ``log_dir`` records every page in WebShop's session-log format. Product and
+option images are served under ``/static/img/`` (:mod:`shopsim.simsite.images`: SVG drawn on
+request, ETag, one hour's cache).
 
 The JSON API reads bodies through :mod:`shopsim.simsite.json_api` (shared with the v8 service), so
 every ``/api/`` error, a 500 included, is JSON ``{"error": message, "code": code}`` (``detail`` on
@@ -65,6 +68,7 @@ from shopsim.simsite.json_api import (
 )
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.session import ShopSession
+from shopsim.simsite.session_log import SessionLogWriter, keywords_text, served_url, session_line
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.snapshots import SnapshotError
 from shopsim.simsite.web_paths import SID as _SID
@@ -170,20 +174,25 @@ def create_app(
     seed: int = 0,
     extra_routes: Sequence[BaseRoute] = (),
     snapshot_key: str | None = None,
+    log_dir: str | Path | None = None,
 ) -> Starlette:
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
     ``extra_routes`` are mounted before the catch-all session route (``shopsim serve`` adds the run
     viewer, ``shopsim.agents.viewer.viewer_routes``, there). ``snapshot_key`` signs snapshot tokens
     (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key; see :mod:`shopsim.simsite.snapshots`).
+    ``log_dir`` writes every HTML session's pages there in WebShop's ``user_session_logs`` format
+    (:mod:`shopsim.simsite.session_log`).
     """
     st = _AppState(shop, session_ttl_s, max_sessions, seed)
+    log = SessionLogWriter(log_dir) if log_dir is not None else None
 
     def base_of(request: Request) -> str:
         return str(request.base_url).rstrip("/")
 
     async def root(request: Request) -> Response:
-        return RedirectResponse("/fixed_0", status_code=307)
+        """WebShop's home: a redirect to its one default session, ``abc`` (a random goal)."""
+        return RedirectResponse(index_path("abc"), status_code=302)
 
     async def favicon(request: Request) -> Response:
         return Response(status_code=204)
@@ -212,12 +221,15 @@ def create_app(
                     return _html_error(400, "Search too long", f"queries are limited to {MAX_QUERY_CHARS} characters", sid)
                 return RedirectResponse(results_path(sid, query.split(" "), 1), status_code=303)
         result = session.show("index")
+        if log is not None:
+            log.write(sid, session_line(session, "index", served_url(request), {}))
         return HTMLResponse(render_html(result.state, shop.products))
 
     def page_route(route: str):
         async def handler(request: Request) -> Response:
+            segs = raw_segments(request, route)
             try:
-                parts = parse_route(route, raw_segments(request, route))
+                parts = parse_route(route, segs)
             except BadRequest as exc:
                 return _html_error(400, "Bad request", exc.message)
             sid = parts.pop("sid")
@@ -235,6 +247,8 @@ def create_app(
                 return _html_error(404, "No such goal", str(exc))
             except KeyError:
                 return _html_error(404, "Product not found", f"no product with ASIN {asin!r}", sid)
+            if log is not None:
+                log.write(sid, session_line(session, page, served_url(request), parts, keywords_text(route, segs)))
             return HTMLResponse(render_html(result.state, shop.products))
 
         return handler
@@ -406,4 +420,5 @@ def create_app(
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.shop = shop
     app.state.sessions = st
+    app.state.session_log = log
     return app

@@ -175,7 +175,7 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``data generate``, ``prepare``, ``verify`` and ``split`` (and ``fetch`` when installed)."""
+    """Add ``data generate``, ``prepare``, ``verify``, ``split`` and ``demos`` (and ``fetch`` when installed)."""
     from shopsim.simsite.profiles import PROFILES
 
     data = sub.add_parser("data", help="generate, prepare and verify catalogs; build task splits")
@@ -218,6 +218,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--tasks", default="persona", choices=("persona", "all"), help="which tasks to split")
     sp.set_defaults(func=cmd_split)
     _add_fetch(dsub)  # HOOK: `shopsim data fetch` from shopsim/commands/data_fetch.py, when that module exists
+    from shopsim.commands.data_demos import add_demos_parser
+
+    add_demos_parser(dsub)
 
 
 def _add_fetch(dsub: argparse._SubParsersAction) -> None:
