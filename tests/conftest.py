@@ -20,6 +20,29 @@ GOLDEN = SMALL / "golden"
 REAL_PAGES = SHARED / "fixtures" / "real"
 SCORER = SHARED / "tools" / "score_translation.py"
 
+#: The 17 Chinese, Japanese and modern Western pages added to ../shared for issue 22 (any shop in any
+#: script), which no translator here reads yet: the accuracy bars hold the 49 pages they were written
+#: for; issue 22 brings these to its own bar (README provenance table, last 17 rows).
+ISSUE_22_PAGES = frozenset({
+    "spiderfirst_jd-search-shouji_2024",
+    "spiderfirst_1688-sem-search-shoujishujuxian_2024",
+    "ecommerceapi_1688-item-xinjiang-dates_823801520021_2026",
+    "taobaospider_taobao-item-ffan-down-coat_561495525977_2018",
+    "pricecomparison_yahoo-tw-shopping-search-iphone_twd_2026",
+    "pricecomparison_momo-tw-search-iphone_inline-data_twd_2026",
+    "flaskquote_rakuten-item-chivas-mizunara-12_f000000027_2025",
+    "shokandon_mercari-item-hello-kitty-netsuke-13set_m38793557194_2026",
+    "shokandon_yahoo-fleamarket-item-lumix-dmc-zs6_z654038474_2026",
+    "simplepages_switch-neon_B07WXL5YPW_amazon-co-jp_en-ui_2022",
+    "pricechecker_microcenter-search-mechanical-keyboard_2026",
+    "pricetracker_lowes-item-kohler-elliston-toilet_5014672045_2025",
+    "palette_very-ie-search-women-blue_eur_2026",
+    "palette_shopify-nobodyschild-search-blue_en-ie_eur_2026",
+    "webscraping-dj_zalando-de-diesel-jeans-grid-fragment_2021",
+    "rianaditro_ikea-id-category-tanaman-hias_idr_2024",
+    "lucent_carousell-sg-search-airpods-max-apple_sgd_2025",
+})
+
 needs_small = pytest.mark.skipif(
     not (SMALL / "items_shuffle_1000.json").exists(),
     reason=f"WebShop's small data set is not at {SMALL} (it is not redistributed with shopsim)",
