@@ -29,11 +29,11 @@ from typing import Any
 
 from shopsim.errors import ConfigError
 from shopsim.simsite import urls
-from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, NO_PRICE_LIMIT
+from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_dict
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.shop import Shop
 
-__all__ = ["GoalFilter", "WebShopServer", "goal_dict", "product_dict", "random_idx"]
+__all__ = ["GoalFilter", "WebShopServer", "product_dict", "random_idx"]
 
 #: ``filter_goals``: called with (index after the shuffle, goal dict); keep the goal when True.
 GoalFilter = Callable[[int, dict[str, Any]], bool]
@@ -50,24 +50,6 @@ def random_idx(cum_weights: list[float], rng: random.Random) -> int:
     """
     pos = rng.uniform(0, cum_weights[-1])
     return min(bisect.bisect(cum_weights, pos), len(cum_weights) - 2)
-
-
-def goal_dict(goal: Goal) -> dict[str, Any]:
-    """A goal in WebShop's dict shape (``price_upper`` is the int 1000000 when there is no limit)."""
-    options = dict(goal.goal_options) if isinstance(goal.goal_options, dict) else list(goal.goal_options)
-    human = isinstance(goal.goal_options, list)
-    return {
-        "asin": goal.asin,
-        "category": goal.category,
-        "query": goal.query,
-        "name": goal.name,
-        "product_category": goal.product_category,
-        "instruction_text": goal.instruction_text,
-        "attributes": list(goal.attributes),
-        "price_upper": int(goal.price_upper) if goal.price_upper == NO_PRICE_LIMIT else goal.price_upper,
-        "goal_options": options,
-        "weight": 1 if human and goal.weight == 1.0 else goal.weight,
-    }
 
 
 def product_dict(p: Product, human_goals: bool) -> dict[str, Any]:

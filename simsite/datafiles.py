@@ -66,8 +66,11 @@ class CatalogFiles:
     reviews: Path | None = None
 
 
-def find_catalog_files(data_dir: str | Path) -> CatalogFiles:
-    """Find WebShop-format files in a folder (``items_shuffle*.json``, ``items_ins_v2*.json``, ...)."""
+def find_catalog_files(data_dir: str | Path, items: str | Path | None = None) -> CatalogFiles:
+    """Find WebShop-format files in a folder (``items_shuffle*.json``, ``items_ins_v2*.json``, ...).
+
+    ``items`` names the product file (any name, as WebShop's ``file_path``); the others are looked up beside it.
+    """
     root = Path(data_dir)
     if not root.is_dir():
         raise DataError(f"{root}: no such data folder (expected WebShop files such as items_shuffle_1000.json)")
@@ -77,11 +80,11 @@ def find_catalog_files(data_dir: str | Path) -> CatalogFiles:
         return found[0] if found else None
 
     # WebShop's file names first, then the names our generator writes.
-    items = pick("items_shuffle*.json") or pick("shop_items*.json")
+    items = Path(items) if items is not None else pick("items_shuffle*.json") or pick("shop_items*.json")
     if items is None:
         raise DataError(f"{root}: no items_shuffle*.json (or shop_items*.json) product file in this folder")
     return CatalogFiles(
-        items=items,
+        items=items,  # a named file that is missing fails when it is read, naming it
         attributes=pick("items_ins_v2*.json") or pick("shop_attributes*.json"),
         human_instructions=pick("items_human_ins*.json") or pick("shop_human_instructions*.json"),
         reviews=pick("reviews*.json") or pick("shop_reviews*.json"),

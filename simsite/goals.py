@@ -14,6 +14,7 @@ import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -28,6 +29,7 @@ __all__ = [
     "PRICE_RANGE",
     "SPLITS",
     "generate_prices",
+    "goal_dict",
     "goal_weight",
     "human_goal",
     "human_goals",
@@ -218,3 +220,22 @@ def parse_goal_spec(spec: str, n_goals: int) -> list[int]:
     if bad:
         raise ConfigError(f"goal index {bad[0]} out of range: there are {n_goals} goals (0..{n_goals - 1})")
     return out
+
+
+def goal_dict(goal: Goal) -> dict[str, Any]:
+    """A goal in WebShop's dict shape and key order, as ``SimServer.goals`` and its session logs hold it
+    (``price_upper`` is the int 1000000 when there is no limit)."""
+    options = dict(goal.goal_options) if isinstance(goal.goal_options, dict) else list(goal.goal_options)
+    human = isinstance(goal.goal_options, list)
+    return {
+        "asin": goal.asin,
+        "category": goal.category,
+        "query": goal.query,
+        "name": goal.name,
+        "product_category": goal.product_category,
+        "instruction_text": goal.instruction_text,
+        "attributes": list(goal.attributes),
+        "price_upper": int(goal.price_upper) if goal.price_upper == NO_PRICE_LIMIT else goal.price_upper,
+        "goal_options": options,
+        "weight": 1 if human and goal.weight == 1.0 else goal.weight,
+    }

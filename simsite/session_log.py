@@ -27,16 +27,16 @@ from urllib.parse import unquote
 from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
+from shopsim.simsite.goals import goal_dict
 from shopsim.simsite.models import Goal
 from shopsim.simsite.session import ShopSession
 
-__all__ = ["LOG_PAGES", "LogLine", "SessionLogWriter", "goal_record", "keywords_text", "log_file_name", "page_line",
+__all__ = ["LOG_PAGES", "LogLine", "SessionLogWriter", "keywords_text", "log_file_name", "page_line",
            "served_url", "session_line"]
 
 LOG_PAGES = ("index", "search_results", "item_page", "item_sub_page", "done")
 #: A session id used as its file name as is: no leading dot (hidden files, ``..``), no separators.
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9_\-][A-Za-z0-9_.\-]{0,127}$")
-_NO_PRICE_LIMIT = 1000000.0
 
 logger = logging.getLogger("shopsim.session_log")
 
@@ -54,22 +54,12 @@ class LogLine(BaseModel):
     reward_info: dict[str, Any] | None = None
 
 
-def goal_record(goal: Goal) -> dict[str, Any]:
-    """A goal in WebShop's dict shape and key order, as its logs hold it (the hidden fields included)."""
-    human = isinstance(goal.goal_options, list)
-    options: Any = list(goal.goal_options) if human else dict(goal.goal_options)
-    upper: float | int = int(goal.price_upper) if goal.price_upper == _NO_PRICE_LIMIT else goal.price_upper
-    weight: float | int = 1 if human and goal.weight == 1.0 else goal.weight
-    return {"asin": goal.asin, "category": goal.category, "query": goal.query, "name": goal.name,
-            "product_category": goal.product_category, "instruction_text": goal.instruction_text,
-            "attributes": list(goal.attributes), "price_upper": upper, "goal_options": options, "weight": weight}
-
-
 def log_file_name(session_id: str) -> str:
-    """``<session>.jsonl`` for a plain id; ``session-<sha256 prefix>.jsonl`` for any other."""
+    """``<session>.jsonl`` for a plain id; ``~<sha256 prefix>.jsonl`` for any other (``~`` is in no plain
+    id, so no session can choose another's file)."""
     if _SAFE_NAME.match(session_id):
         return f"{session_id}.jsonl"
-    return f"session-{hashlib.sha256(session_id.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.jsonl"
+    return f"~{hashlib.sha256(session_id.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.jsonl"
 
 
 class SessionLogWriter:
@@ -121,7 +111,7 @@ class SessionLogWriter:
 def page_line(page: str, url: str, goal: Goal, content: dict[str, Any] | None = None,
               reward: float | None = None, reward_info: dict[str, Any] | None = None) -> dict[str, Any]:
     """One log line in WebShop's key order (``content`` absent on the index page, as in its logs)."""
-    line: dict[str, Any] = {"page": page, "url": url, "goal": goal_record(goal)}
+    line: dict[str, Any] = {"page": page, "url": url, "goal": goal_dict(goal)}
     if content is not None:
         line["content"] = content
     if reward is not None:

@@ -154,13 +154,9 @@ class Shop:
 
             return store_shop(config, search)
         data_dir = Path(config.data_dir) if config.data_dir is not None else default_catalog_dir()
-        files = find_catalog_files(data_dir)
-        if config.items_file is not None or config.attributes_file is not None:
-            files = replace(
-                files,
-                items=Path(config.items_file) if config.items_file is not None else files.items,
-                attributes=Path(config.attributes_file) if config.attributes_file is not None else files.attributes,
-            )
+        files = find_catalog_files(data_dir, items=config.items_file)
+        if config.attributes_file is not None:
+            files = replace(files, attributes=Path(config.attributes_file))
         products = load_products(files, num_products=config.num_products, human_goals=config.human_goals)
         rng = random.Random(config.seed)
         prices = generate_prices(products, rng)

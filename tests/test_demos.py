@@ -148,8 +148,12 @@ def test_a_bad_log_is_one_line_and_exit_2(tmp_path, capsys, lines: list[str], wo
 def test_missing_or_empty_folders_are_one_line(tmp_path, capsys) -> None:
     rc, _, err = _demos(["--logs", str(tmp_path / "nope"), "--out", str(tmp_path / "o.jsonl")], capsys)
     assert (rc, err) == (2, f"shopsim: error: {tmp_path / 'nope'}: no such folder of session logs\n")
-    rc, _, err = _demos(["--trajectories", str(tmp_path), "--out", str(tmp_path / "o.jsonl")], capsys)
-    assert (rc, err) == (2, f"shopsim: error: {tmp_path}: no *.jsonl session logs in this folder\n")
-    rc, _, err = _demos(["--logs", str(tmp_path), "--out", str(tmp_path / "o.jsonl"), "--human-goal-list",
+    empty = tmp_path / "logs"
+    empty.mkdir()
+    rc, _, err = _demos(["--trajectories", str(empty), "--out", str(tmp_path / "o.jsonl")], capsys)
+    assert (rc, err) == (2, f"shopsim: error: {empty}: no *.jsonl session logs in this folder\n")
+    rc, _, err = _demos(["--logs", str(empty), "--out", str(empty / "o.jsonl")], capsys)
+    assert rc == 2 and err.startswith(f"shopsim: error: --out {empty / 'o.jsonl'} is inside the log folder")
+    rc, _, err = _demos(["--logs", str(empty), "--out", str(tmp_path / "o.jsonl"), "--human-goal-list",
                          str(tmp_path / "none.json")], capsys)
     assert rc == 2 and err.startswith(f"shopsim: error: {tmp_path / 'none.json'}: cannot read a human-goals list")

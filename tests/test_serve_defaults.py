@@ -23,7 +23,7 @@ from shopsim.agents.demos import goal_text
 from shopsim.cli import build_parser, main
 from shopsim.commands.serve import build_app, data_has_human_goals
 from shopsim.simsite.catalog import default_catalog_dir
-from shopsim.simsite.session_log import goal_record
+from shopsim.simsite.goals import goal_dict
 from shopsim.simsite.shop import Shop, ShopConfig
 
 
@@ -155,5 +155,5 @@ def test_real_serve_process_logs_human_goal_sessions(tmp_path: Path) -> None:
         proc.wait(timeout=20)
     human = Shop.from_config(ShopConfig(human_goals=True))
     assert [json.loads(x) for x in lines] == [{"page": "index", "url": f"http://127.0.0.1:{port}/fixed_1",
-                                               "goal": goal_record(human.goals[1])}]
+                                               "goal": goal_dict(human.goals[1])}]
     assert f"30 human goals on http://127.0.0.1:{port}/ (API docs: /api/docs; session logs in {logs}/" in out.read_text()

@@ -16,7 +16,8 @@ from conftest import SMALL, ServerThread, read_jsonl
 from shopsim import links
 from shopsim.cli import build_parser
 from shopsim.commands.serve import build_app
-from shopsim.simsite.session_log import goal_record, log_file_name
+from shopsim.simsite.goals import goal_dict
+from shopsim.simsite.session_log import log_file_name
 from shopsim.simsite.shop import Shop
 
 GOAL_KEYS = ["asin", "category", "query", "name", "product_category", "instruction_text", "attributes", "price_upper",
@@ -45,7 +46,7 @@ def test_a_session_is_logged_page_by_page_in_webshops_format(served) -> None:
     assert [x["page"] for x in lines] == drive.pages
     assert all(list(x) == LINE_KEYS[x["page"]] for x in lines)
     assert all(list(x["content"]) == CONTENT_KEYS[x["page"]] for x in lines if "content" in x)
-    assert all(x["goal"] == goal_record(shop.goals[2]) and list(x["goal"]) == GOAL_KEYS for x in lines)
+    assert all(x["goal"] == goal_dict(shop.goals[2]) and list(x["goal"]) == GOAL_KEYS for x in lines)
     assert isinstance(lines[0]["goal"]["goal_options"], list) and lines[0]["goal"]["weight"] == 1  # a human goal
     assert lines[0]["url"] == f"{base}/fixed_2"
     assert lines[1]["content"]["keywords"] == ["nail", "polish"] and lines[1]["content"]["page"] == 1
@@ -104,7 +105,7 @@ def test_session_ids_never_name_a_path_outside_the_folder(served) -> None:
     assert log_file_name("20220427_1_12") == "20220427_1_12.jsonl"
     for sid in ("..", ".hidden", "../../etc/passwd", "a/b", "a\\b", "x" * 300, "nul\x00"):
         name = log_file_name(sid)
-        assert name.startswith("session-") and name.endswith(".jsonl") and len(name) == 38 and "/" not in name
+        assert name.startswith("~") and name.endswith(".jsonl") and len(name) == 31 and "/" not in name
     before = set(os.listdir(logs.parent))
     for sid in (".hidden", "..."):
         assert client.get(f"/{sid}").status_code == 200

@@ -257,9 +257,13 @@ def test_a_missing_file_or_folder_is_refused_in_one_line(tmp_path: Path) -> None
     out = _run("from web_agent_site.envs import WebAgentTextEnv\n"
                f"WebAgentTextEnv(file_path={str(tmp_path / 'nope.json')!r})")
     assert out.returncode != 0 and "nope.json" in out.stderr
-    bad = _run("import web_agent_site.utils as u; print(u.DATA_FROM_ENV)", {"SHOPSIM_DATA": str(tmp_path / "none")})
-    assert bad.returncode == 0 and bad.stdout.strip() == "False"
-    assert next(line for line in bad.stderr.splitlines() if "SHOPSIM_DATA" in line).startswith("web_agent_site:")
+    code = ("import web_agent_site.utils as u; print(u.DATA_FROM_ENV)\n"
+            "from web_agent_site.envs import WebAgentTextEnv\n"
+            "try:\n    WebAgentTextEnv(observation_mode='text')\nexcept Exception as e:\n    print(type(e).__name__, e)")
+    bad = _run(code, {"SHOPSIM_DATA": str(tmp_path / "none")})
+    lines = bad.stdout.splitlines()
+    assert bad.returncode == 0 and lines[0] == "False"  # importing never fails ...
+    assert lines[1].startswith("ConfigError SHOPSIM_DATA=") and "no such folder" in lines[1]  # ... the env refuses
 
 
 @needs_small
@@ -268,4 +272,64 @@ def test_cli_data_defaults_to_shopsim_data() -> None:
                          capture_output=True, text=True, timeout=120, cwd=ROOT,
                          env={**os.environ, "SHOPSIM_DATA": str(SMALL)})
     assert out.returncode == 0, out.stderr
-    assert "B0743JKHBV" in out.stdout or "pillow" in out.stdout.lower()
+    assert "(webshop, 1000 products)" in out.stdout  # the bundled catalog has 600
+
+
+@needs_small
+def test_an_items_file_of_any_name(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copy(ITEMS, tmp_path / "my_items.json")
+    shutil.copy(ATTRS, tmp_path / "items_ins_v2_1000.json")
+    env = WebAgentTextEnv(observation_mode="text", file_path=str(tmp_path / "my_items.json"), num_products=1000)
+    assert len(env.server.product_item_dict) == 1000
+    assert len(load_products(str(tmp_path / "my_items.json"), human_goals=False)[0]) == 1000
+
+
+@needs_small
+def test_goals_without_prices_have_no_price_limit() -> None:
+    all_products = load_products(ITEMS, num_products=200, human_goals=False)[0]
+    goals = get_goals(all_products, None, human_goals=False)
+    assert goals and all(g["price_upper"] == 1000000 and "price lower than" not in g["instruction_text"]
+                         for g in goals)
+
+
+@needs_small
+def test_webshop_minimal_reads_shopsim_data_without_init_basedir() -> None:
+    out = _run("from webshop_minimal import WebAgentTextEnv\n"
+               "env = WebAgentTextEnv(observation_mode='text', num_products=1000)\n"
+               "print(len(env.server.product_item_dict))", {"SHOPSIM_DATA": str(SMALL)})
+    assert out.returncode == 0 and out.stdout.strip() == "1000", out.stderr
+
+
+@needs_small
+def test_a_prepared_store_as_shopsim_data(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    prep = subprocess.run([str(Path(sys.executable).parent / "shopsim"), "data", "prepare", "--data", str(SMALL),
+                           "--out", str(store)], capture_output=True, text=True, timeout=300)
+    assert prep.returncode == 0, prep.stderr
+    code = ("from web_agent_site.envs import WebAgentTextEnv\n"
+            "from web_agent_site.engine.engine import init_search_engine\n"
+            "from webshop_minimal import init_basedir\n"
+            "from webshop_minimal import WebAgentTextEnv as Minimal\n"
+            "env = WebAgentTextEnv(observation_mode='text')\n"
+            "hits = init_search_engine().search('pillow', k=3)\n"
+            "init_basedir('small')\n"
+            "print(len(env.server.product_item_dict), len(hits), len(Minimal(observation_mode='text').server.goals))")
+    out = _run(code, {"SHOPSIM_DATA": str(store)})
+    assert out.returncode == 0, out.stderr
+    products, hits, goals = out.stdout.split()
+    assert products == "1000" and hits == "3" and int(goals) > 1000
+
+
+def test_site_env_stops_its_server_when_the_browser_fails(tmp_path: Path) -> None:
+    import threading
+
+    from shopsim.errors import ConfigError
+    from web_agent_site.envs import WebAgentSiteEnv
+
+    before = threading.active_count()
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="browser not found"):
+            WebAgentSiteEnv(observation_mode="text", file_path=None, executable_path=str(tmp_path / "no-chromium"))
+    assert threading.active_count() == before

@@ -381,3 +381,19 @@ def test_golden_episodes_through_the_shim() -> None:
                 assert env.instruction_text == lines[at] + lines[at + 1]
             checked += 1
     assert checked + purchases == 972 and purchases >= 50
+
+
+def test_image_features_from_webshops_files(bundled_shop: Shop, tmp_path) -> None:
+    torch = pytest.importorskip("torch", reason="reading WebShop's .pt feature files needs torch (pip install -e .[images])")
+    urls = [p.main_image for p in bundled_shop.product_list[:50]]
+    feats = torch.arange(50 * 512, dtype=torch.float32).reshape(50, 512)
+    torch.save(feats, tmp_path / "feat_conv.pt")
+    torch.save(urls, tmp_path / "feat_ids.pt")
+    env = WebAgentTextEnv(observation_mode="text", server=bundled_shop, get_image=1,
+                          feat_conv=tmp_path / "feat_conv.pt", feat_ids=tmp_path / "feat_ids.pt")
+    env.reset(session=0)
+    assert torch.equal(env.get_image(), torch.zeros(512))  # no product image on the search page (as WebShop)
+    env.step(f"search[{bundled_shop.product_list[0].title}]")
+    link = next(t for t in env.get_available_actions()["clickables"] if t == bundled_shop.product_list[0].asin.lower())
+    env.step(f"click[{link}]")
+    assert torch.equal(env.get_image(), feats[0])

@@ -25,6 +25,8 @@ from shopsim.simsite.store.manifest import is_store
 __all__ = [
     "BASE_DIR",
     "DATA_DIR",
+    "DATA_ERROR",
+    "DATA_FROM_ENV",
     "DEBUG_PROD_SIZE",
     "DEFAULT_ATTR_PATH",
     "DEFAULT_FILE_PATH",
@@ -43,17 +45,15 @@ BASE_DIR = dirname(abspath(__file__))
 DEBUG_PROD_SIZE: int | None = None
 
 
-def _data_dir() -> tuple[Path, bool]:
-    """``($SHOPSIM_DATA, True)``, or WebShop's relative ``data`` folder and False.
-
-    A bad value is reported in one line and treated as unset, so that importing never fails.
-    """
+def _data_dir() -> tuple[Path, bool, str | None]:
+    """``($SHOPSIM_DATA, True, None)``, or WebShop's relative ``data`` folder, False and why the variable
+    was refused (None when unset). Importing never fails: an environment built on the defaults
+    refuses a bad value in one line (:func:`default_file`)."""
     try:
         root = env_data_dir()
     except DataError as e:
-        print(f"web_agent_site: {e}", file=sys.stderr)
-        root = None
-    return (root, True) if root is not None else (Path(BASE_DIR).parent / "data", False)
+        return Path(BASE_DIR).parent / "data", False, str(e)
+    return (root, True, None) if root is not None else (Path(BASE_DIR).parent / "data", False, None)
 
 
 def _pick(root: Path, full: str, small: str) -> Path:
@@ -61,7 +61,7 @@ def _pick(root: Path, full: str, small: str) -> Path:
     return root / full if (root / full).exists() else root / small
 
 
-DATA_DIR, DATA_FROM_ENV = _data_dir()
+DATA_DIR, DATA_FROM_ENV, DATA_ERROR = _data_dir()
 if is_store(DATA_DIR):  # a prepared store is one folder; the environments open it whole
     DEFAULT_FILE_PATH = DEFAULT_ATTR_PATH = HUMAN_ATTR_PATH = DEFAULT_REVIEW_PATH = str(DATA_DIR)
 else:
@@ -81,6 +81,8 @@ def default_file(file_path: str | Path | None, defaults: Collection[str] = ()) -
     if file_path is None or Path(file_path).exists():
         return file_path
     if str(file_path) in {DEFAULT_FILE_PATH, *defaults} and not DATA_FROM_ENV:
+        if DATA_ERROR is not None:  # the user set $SHOPSIM_DATA and meant their data: never swap in ours
+            raise ConfigError(DATA_ERROR)
         if not _warned_default:
             _warned_default = True
             print(f"web_agent_site: no WebShop data at {file_path}; {GET_DATA_HINT}. "

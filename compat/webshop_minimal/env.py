@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from web_agent_site import utils as _site_utils
 from web_agent_site.envs.web_agent_text_env import SimServer as _SiteServer
 from web_agent_site.envs.web_agent_text_env import WebAgentTextEnv as _SiteEnv
 from web_agent_site.utils import default_file
@@ -20,8 +21,10 @@ __all__ = ["SimServer", "WebAgentTextEnv"]
 
 
 def _file(file_path: str | Path | None) -> str | Path | None:
-    """The caller's file, else ``init_basedir``'s (the bundled catalog, said in one line, when it is absent)."""
-    return default_file(file_path or utils.DEFAULT_FILE_PATH or None, defaults=(utils.DEFAULT_FILE_PATH,))
+    """The caller's file, else ``init_basedir``'s, else ``$SHOPSIM_DATA``'s (the bundled catalog, said in one
+    line, when there is none)."""
+    chosen = file_path or utils.DEFAULT_FILE_PATH or _site_utils.DEFAULT_FILE_PATH
+    return default_file(chosen, defaults=(utils.DEFAULT_FILE_PATH,))
 
 
 def _options(kwargs: dict[str, Any]) -> dict[str, Any]:

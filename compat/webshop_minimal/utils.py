@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from shopsim.simsite.store.manifest import is_store
 from web_agent_site import utils as _site
 from web_agent_site.utils import BASE_DIR, generate_mturk_code, random_idx, setup_logger
 
@@ -41,6 +42,9 @@ def init_basedir(dataset: str = "small") -> None:
         raise ValueError("dataset must be either 'small' or 'full'")
     items, attrs = _FILES[dataset]
     root = Path(_site.DATA_DIR)
+    if is_store(root):  # a prepared store is opened whole, whatever the dataset name
+        DEFAULT_FILE_PATH = DEFAULT_ATTR_PATH = HUMAN_ATTR_PATH = str(root)
+        return
     if (root / dataset / items).exists():
         root = root / dataset
     DEFAULT_FILE_PATH, DEFAULT_ATTR_PATH = str(root / items), str(root / attrs)

@@ -25,6 +25,8 @@ def cmd_demos(args: argparse.Namespace) -> int:
     indices = load_goal_indices(args.human_goal_list) if args.human_goal_list else None
     shop = load_shop(args)
     out = Path(args.out)
+    if out.suffix == ".jsonl" and out.resolve().parent == Path(folder).resolve():
+        raise ConfigError(f"--out {out} is inside the log folder {folder}: the next run would read it as a session log")
     tmp = out.with_name(f".{out.name}.{os.getpid()}.part")
     counts: Counter[str] = Counter()
     try:

@@ -9,12 +9,13 @@ object over shopsim's own Lucene BM25 (the same rankings as WebShop's index, wit
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import random
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from shopsim.simsite.loader import load_products as sim_load_products
 from shopsim.simsite.models import Product
 from shopsim.simsite.search import make_engine, product_document
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.store.manifest import is_store
 from web_agent_site import utils
 from web_agent_site.engine.goal import to_product
 
@@ -82,10 +84,12 @@ def convert_web_app_string_to_var(name: str, string: str) -> Any:
 
 
 def _products(filepath: str | Path, num_products: int | None, human_goals: bool) -> list[Product]:
+    """The products of an items file (its side files beside it), a data folder, or a prepared store."""
     path = Path(filepath)
-    files = find_catalog_files(path if path.is_dir() else path.parent)
-    if not path.is_dir():
-        files = replace(files, items=path)
+    if is_store(path):
+        products = Shop.load(path, human_goals=human_goals).product_list
+        return list(itertools.islice(products, num_products))
+    files = find_catalog_files(path, None) if path.is_dir() else find_catalog_files(path.parent, items=path)
     return sim_load_products(files, num_products=num_products, human_goals=human_goals)
 
 

@@ -9,13 +9,14 @@ where WebShop would fail adding ``None``.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shopsim.adapters.webshop_server import goal_dict
 from shopsim.simsite import goals as sim_goals
-from shopsim.simsite.goals import PRICE_RANGE
+from shopsim.simsite.goals import PRICE_RANGE, goal_dict
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import default_extractor
 from shopsim.simsite.reward import attribute_hits, combine, option_hits, type_match
@@ -89,7 +90,8 @@ def get_goals(all_products: Sequence[Mapping[str, Any]], product_prices: Mapping
 def _goal_dicts(make: Any, all_products: Sequence[Mapping[str, Any]],
                 product_prices: Mapping[str, float] | None) -> list[dict[str, Any]]:
     products = [to_product(p) for p in all_products]
-    prices = product_prices if product_prices is not None else {}
+    # No prices (WebShop's None): no price limit and no draw, which an infinite price gives exactly.
+    prices = product_prices if product_prices is not None else defaultdict(lambda: math.inf)
     return [goal_dict(g) for g in make(products, prices, random)]
 
 

@@ -44,42 +44,57 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
             raise ConfigError(f"observation_mode {observation_mode!r}: use html, text, text_rich or url")
         self.observation_mode, self.kwargs = observation_mode, kwargs
         self._server: ServerThread | None = None
-        if base_url is None:
-            self.shop = load_shop(default_file(file_path), kwargs)
-            self._server = serve_shop(self.shop).__enter__()
-            base_url = self._server.base_url
-        self.base_url = base_url
+        self.shop: Any = None
+        self.source: BrowserSource | None = None
         self._rng = random.Random(int(kwargs.get("seed", 0)))
-        self.source = BrowserSource(base_url, mode="click", headless=not render,
-                                    executable_path=kwargs.get("executable_path"))
-        if _GYM is not None:
-            self.observation_space = legacy_text_space(_GYM, MAX_OBSERVATION_CHARS)
-            self.action_space = legacy_text_space(_GYM, MAX_ACTION_CHARS, min_length=1, actions=True)
+        self._session_goals: dict[str, int] = {}
         self.session = kwargs.get("session")
         self._state: PageState | None = None
         self.instruction_text = ""
-        self.reset()
+        if _GYM is not None:
+            self.observation_space = legacy_text_space(_GYM, MAX_OBSERVATION_CHARS)
+            self.action_space = legacy_text_space(_GYM, MAX_ACTION_CHARS, min_length=1, actions=True)
+        try:  # whatever fails from here on, the server this env started stops again
+            if base_url is None:
+                self.shop = load_shop(default_file(file_path), kwargs)
+                self._server = serve_shop(self.shop).__enter__()
+                base_url = self._server.base_url
+            self.base_url = base_url
+            self.source = BrowserSource(base_url, mode="click", headless=not render,
+                                        executable_path=kwargs.get("executable_path"))
+            self.reset()
+        except BaseException:
+            self.close()
+            raise
 
     def _goal_index(self, session: int | str | None) -> int:
+        """Goal n for ``n`` or ``fixed_<n>``; another session id keeps the goal first drawn for it (as
+        WebShop's server keeps a session's goal), and no id draws a new goal."""
         if isinstance(session, int):
             return session
         text = str(session or "")
         if text.startswith("fixed_") and text[6:].isdigit():
             return int(text[6:])
-        shop = getattr(self, "shop", None)
-        return shop.draw_goal_index(self._rng) if shop is not None else 0
+        if self.shop is None:
+            raise ConfigError("with base_url= the goal comes from the session: pass session='fixed_<n>' "
+                              "(or reset(session=n)) for the server's goal n")
+        if not text:
+            return self.shop.draw_goal_index(self._rng)
+        return self._session_goals.setdefault(text, self.shop.draw_goal_index(self._rng))
 
     def reset(self, session: int | str | None = None, instruction_text: str | None = None, seed: int | None = None,
               return_info: bool = False, options: dict[str, Any] | None = None) -> Any:
         """Open a new session (a fresh browser context) on goal ``session`` or a drawn goal."""
         if seed is not None:
             self._rng = random.Random(seed)
+        assert self.source is not None
         self._state = self.source.reset(self._goal_index(session if session is not None else self.session))
         self.instruction_text = instruction_text if instruction_text is not None else (self._state.instruction or "")
         return (self.observation, {}) if return_info else (self.observation, None)
 
     def step(self, action: str) -> tuple[str, float, bool, None]:
         """``search[...]`` or ``click[...]`` in the browser; an action the page does not offer does nothing."""
+        assert self.source is not None
         state, reward, done, _ = self.source.step(action)
         self._state = state
         return self.observation, reward, done, None
@@ -90,7 +105,8 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
         return self._state
 
     def get_available_actions(self) -> dict[str, Any]:
-        """``{has_search_bar, clickables}`` of the page in the browser."""
+        """``{has_search_bar, clickables}`` of the page in the browser (lower-cased texts, as the text env's;
+        WebShop's site env keeps the elements' own case)."""
         state = self._page()
         return {"has_search_bar": state.has_search_bar, "clickables": [c.arg for c in state.clickables]}
 
@@ -101,12 +117,14 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
     @property
     def state(self) -> dict[str, Any]:
         """``{url, html, instruction_text}`` of the page in the browser."""
+        assert self.source is not None
         page = self.source.page
         return {"url": page.url, "html": page.content(), "instruction_text": self.instruction_text}
 
     @property
     def observation(self) -> str:
         """The current page in ``observation_mode``."""
+        assert self.source is not None
         if self.observation_mode == "html":
             return self.source.page.content()
         if self.observation_mode == "url":
@@ -118,7 +136,8 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
 
     def close(self) -> None:
         """Close the browser context and stop the server this env started."""
-        self.source.close()
+        if self.source is not None:
+            self.source.close()
         if self._server is not None:
             self._server.__exit__(None, None, None)
             self._server = None
