@@ -10,7 +10,8 @@ order wrapper, so ``gym.make(...)`` returns the env itself and WebShop code keep
 
 import gymnasium as gym
 
-from shopsim.adapters.env import PageSource, ShopEnv, WebAgentTextEnv
+from shopsim.adapters.env import PageSource, ShopEnv
+from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.adapters.webshop_server import WebShopServer
 
 __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "WebShopServer", "register_envs"]

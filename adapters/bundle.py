@@ -61,7 +61,6 @@ __all__ = [
     "MAX_BUNDLE_BYTES",
     "MAX_BUNDLE_STEPS",
     "MAX_MANIFEST_BYTES",
-    "MAX_PAGE_BYTES",
     "Bundle",
     "BundleError",
     "BundleManifest",
@@ -317,7 +316,7 @@ class Bundle:
 
     def html(self, step: BundleStep) -> str:
         """A recorded page as text (UTF-8, else the page's own charset)."""
-        from shopsim.translators.realsite import decode_html
+        from shopsim.translators.documents import decode_html
 
         return decode_html(self.pages[step.index])
 

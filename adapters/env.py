@@ -1,4 +1,4 @@
-"""Environments: a Gymnasium ``ShopEnv``, and WebShop's ``WebAgentTextEnv`` re-exported from its shim.
+"""Environments: a Gymnasium ``ShopEnv``; WebShop's ``WebAgentTextEnv`` is in its shim.
 
 ``ShopEnv`` is the modern face (5-tuple ``step``, ``reset(seed=, options=)``); the shim
 (:mod:`shopsim.adapters.webshop_env`) keeps existing WebShop agent code working unchanged (4-tuple
@@ -18,7 +18,6 @@ from shopsim.adapters.browser_obs import BROWSER_MODES, DEFAULT_VIEWPORT, Browse
 from shopsim.adapters.screenshots import decode_png
 from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.v8_episode import V8Episode
-from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.errors import ConfigError, SessionError, SourceError
 from shopsim.page import PageState
 from shopsim.render import ObservationMode
@@ -30,7 +29,7 @@ from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.snapshots import SnapshotError, peek
 from shopsim.simsite.v8.session import V8Session
 
-__all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "observation"]
+__all__ = ["PageSource", "ShopEnv", "observation"]
 
 #: Longest observation (characters) the spaces admit: sim pages are a few KB, real pages' rich text
 #: and HTML can be long; shared-memory vector envs reserve this much per env.

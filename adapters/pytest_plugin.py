@@ -284,7 +284,7 @@ def chromium_launch_args(launch_args: Mapping[str, Any], browser_name: str | Non
     when Playwright's own Chromium is installed or no Chromium exists at all (Playwright then says how to
     install one). ``$SHOPSIM_CHROMIUM`` names a Chromium explicitly, as in shopsim's own tests.
     """
-    from shopsim.adapters.sources import find_browser
+    from shopsim.adapters.browser_source import find_browser
     from shopsim.errors import ConfigError
 
     args = dict(launch_args)

@@ -3,8 +3,9 @@
 * :class:`InProcessSource` wraps a :class:`ShopSession` directly (fastest; the reference).
 * :class:`HttpSource` talks to a running ``shopsim serve`` over HTTP: the JSON API, or the HTML
   routes read back with :class:`SimsiteTranslator` (what an HTML-scraping client sees).
-* :class:`BrowserSource` drives real headless Chromium via Playwright: ``mode="url"`` loads the
-  resolved URL, ``mode="click"`` clicks the real element (or fills ``#search_input`` and submits).
+* :class:`~shopsim.adapters.browser_source.BrowserSource` (in its own module) drives real headless
+  Chromium via Playwright: ``mode="url"`` loads the resolved URL, ``mode="click"`` clicks the real
+  element (or fills ``#search_input`` and submits).
 
 All expose ``reset(goal_index, seed) -> PageState``, ``step(action) -> (state, reward, done,
 truncated)`` and ``close()``; transport failures become :class:`shopsim.errors.SourceError`.
@@ -21,14 +22,6 @@ from typing import Any, Literal
 
 import httpx
 
-from shopsim.adapters.browser_source import (  # re-exported: their home before the split
-    BROWSER_ARGS,
-    BrowserSource,
-    EpisodeRecorder,
-    _Browser,  # noqa: F401  (the shared Chromium; tests and replay use it)
-    find_browser,
-    playwright_ffmpeg,
-)
 from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
 from shopsim.errors import SourceError
 from shopsim.page import Navigation, PageState
@@ -38,19 +31,11 @@ from shopsim.simsite.snapshots import SnapshotError
 from shopsim.translators.simsite import SimsiteTranslator
 
 __all__ = [
-    "BROWSER_ARGS",
-    "BrowserSource",
-    "EpisodeRecorder",
     "HttpSource",
     "InProcessSource",
-    "find_browser",
-    "playwright_ffmpeg",
 ]
 
-_Base, _Episode = SourceBase, EpisodeBook  # the names before the split
-
-
-class InProcessSource(_Base):
+class InProcessSource(SourceBase):
     """A ShopSession in this process; session id ``fixed_<goal>`` like WebShop's fixed goals."""
 
     def __init__(self, shop: Shop, *, strict: bool = False, max_steps: int | None = None):
@@ -80,7 +65,7 @@ class InProcessSource(_Base):
         return self.session.state
 
 
-class HttpSource(_Base):
+class HttpSource(SourceBase):
     """A running shopsim server: ``api="json"`` (JSON API leases) or ``api="html"`` (HTML routes)."""
 
     def __init__(
@@ -99,7 +84,7 @@ class HttpSource(_Base):
         self._own_client = client is None
         self.session_id: str | None = None
         self.translator = SimsiteTranslator()
-        self.episode = _Episode(max_steps)
+        self.episode = EpisodeBook(max_steps)
 
     def _call(self, method: str, url: str, **kw: Any) -> httpx.Response:
         try:

@@ -124,7 +124,7 @@ def load_shop(file_path: str | Path | None, options: Mapping[str, Any]) -> Shop:
 
 
 def _observation(state: PageState, mode: str) -> str:
-    """``shopsim.adapters.env.observation``'s twin (env.py re-exports this module, so it cannot be imported here)."""
+    """``shopsim.adapters.env.observation``'s twin, kept here so the WebShop shim does not load env.py."""
     return render_html(state) if mode == "html" else text_observation(state, mode)  # type: ignore[arg-type]
 
 

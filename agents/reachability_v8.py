@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from shopsim.agents.reachability import GoalReach, ReachReport
 from shopsim.simsite.v8.catalog import V8Product, V8Task
 from shopsim.simsite.v8.reward import norm, score_v8_purchase
-from shopsim.simsite.v8.session import PAGE_SIZE, RESULTS_N
+from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
 
 __all__ = ["candidate_choices", "check_v8_goal", "check_v8_goals"]

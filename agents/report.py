@@ -19,11 +19,11 @@ from urllib.parse import quote
 from jinja2 import Environment
 
 from shopsim.agents.breakdown import AXIS_HELP, breakdown
-from shopsim.agents.charts import bar_chart, failure_chart, reward_histogram, steps_chart, subscore_chart
+from shopsim.agents.charts import failure_chart, reward_histogram, steps_chart, subscore_chart
 from shopsim.agents.cost import episode_cost
 from shopsim.agents.metrics import FAILURES, compute_metrics
 
-__all__ = ["bar_chart", "load_run", "render_report", "write_report"]
+__all__ = ["load_run", "render_report", "write_report"]
 
 _ROWS: tuple[tuple[str, str, str], ...] = (
     ("score", "score (100 × mean reward)", "num1"),

@@ -62,7 +62,7 @@ def _catalog_files(cfg: Any) -> list[Path]:
 
         return [find_v8_catalog(cfg.data)]
     from shopsim.simsite.catalog import default_catalog_dir
-    from shopsim.simsite.loader import find_catalog_files
+    from shopsim.simsite.datafiles import find_catalog_files
     from shopsim.simsite.store import is_store
 
     if cfg.data and is_store(cfg.data):  # its manifest holds every file's and source's SHA-256

@@ -48,7 +48,8 @@ class _Sink(Protocol):
 
 
 def _source(cfg: EvalConfig, stack: ExitStack, part: int) -> Any:
-    from shopsim.adapters.sources import BrowserSource, HttpSource
+    from shopsim.adapters.browser_source import BrowserSource
+    from shopsim.adapters.sources import HttpSource
 
     if cfg.adapter == "inprocess":
         return None

@@ -36,7 +36,7 @@ from shopsim.agents.evaluate import Summary, sum_counts
 from shopsim.agents.metrics import compute_metrics
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.replay_goals import ReplayGoals
-from shopsim.agents.run_config import ADAPTERS, EXECUTORS, TRACE_MODES, EvalConfig, forget_shop, run_shop
+from shopsim.agents.run_config import EvalConfig, forget_shop, run_shop
 from shopsim.agents.run_files import merge_traces, read_episodes, resume_note, write_atomic
 from shopsim.agents.run_meta import run_metadata
 from shopsim.agents.run_worker import TRACE_DIR, clear_part_dirs, run_todo
@@ -47,7 +47,7 @@ from shopsim.simsite.shop import Shop
 if TYPE_CHECKING:
     from shopsim.simsite.server import ServerThread
 
-__all__ = ["ADAPTERS", "EXECUTORS", "TRACE_MODES", "EvalConfig", "RunTerminated", "run_eval", "start_server"]
+__all__ = ["RunTerminated", "run_eval", "start_server"]
 
 class RunTerminated(KeyboardInterrupt):
     """SIGTERM during a run, raised in the main thread so the run can say it was stopped."""

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
+from shopsim.adapters.browser_source import BrowserSource
+from shopsim.adapters.sources import HttpSource, InProcessSource
 from shopsim.simsite.server import ServerThread
 from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.web import create_app

@@ -14,7 +14,8 @@ import sys
 import tempfile
 import time
 
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 
 
 def main() -> int:

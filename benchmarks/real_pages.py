@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 
 from shopsim.translators.amazon import AmazonTranslator
+from shopsim.translators.documents import decode_html
 from shopsim.translators.ebay import EbayTranslator
-from shopsim.translators.realsite import decode_html
 
 DEFAULT_PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "real"
 

@@ -88,7 +88,7 @@ def main() -> None:
             except (ConfigError, SourceError) as exc:
                 browser_text = f"skipped ({exc})"[:40]
             rows.append((path.name, len(bundle.pages), f"{kb:.0f}", f"{cold:10.1f}", f"{warm:10.1f}", browser_text))
-        from shopsim.adapters.sources import BrowserSource
+        from shopsim.adapters.browser_source import BrowserSource
 
         BrowserSource.shutdown()
     head = ("bundle", "pages", "KB", "cold steps/s", "warm steps/s", "browser steps/s")

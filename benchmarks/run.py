@@ -108,7 +108,8 @@ def scale(n: int) -> list[dict[str, float | str]]:
     import resource
 
     from shopsim.simsite.catalog.generator import generate
-    from shopsim.simsite.loader import find_catalog_files, load_products
+    from shopsim.simsite.datafiles import find_catalog_files
+    from shopsim.simsite.loader import load_products
     from shopsim.simsite.search import BM25Index, LuceneEngine, RankBM25Engine
 
     rows = []

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from shopsim.adapters.sources import BrowserSource
+from shopsim.adapters.browser_source import BrowserSource
 from shopsim.simsite.html import render_html
 from shopsim.simsite.server import serve_shop
 from shopsim.simsite.session import ShopSession

@@ -32,7 +32,7 @@ _NAMES = {
     "translate": "shopsim.translators.real_json:translate_html",
     "translate_file": "shopsim.translators.real_json:translate_file",
     "run_eval": "shopsim.agents.runner:run_eval",
-    "EvalConfig": "shopsim.agents.runner:EvalConfig",
+    "EvalConfig": "shopsim.agents.run_config:EvalConfig",
     "Agent": "shopsim.agents.base:Agent",
     "agent_names": "shopsim.agents.registry:agent_names",
     "make_agent": "shopsim.agents.registry:make_agent",
@@ -50,7 +50,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from shopsim.adapters.webshop_env import WebAgentTextEnv
     from shopsim.agents.base import Agent
     from shopsim.agents.registry import agent_names, make_agent, register_agent
-    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.agents.run_config import EvalConfig
+    from shopsim.agents.runner import run_eval
     from shopsim.errors import ShopsimError
     from shopsim.page import PageState
     from shopsim.render import observation

@@ -1,7 +1,7 @@
 """The WebShop JSON API's request and response models and its OpenAPI 3.1 document.
 
 Kept apart from :mod:`shopsim.simsite.web` (the routes) so the document and the models that validate
-requests are read in one place; ``web`` re-exports every name.
+requests are read in one place.
 """
 
 from __future__ import annotations

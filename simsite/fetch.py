@@ -18,8 +18,8 @@ mirrors, pinned to one revision each, follow it. The ids, mirrors, sizes and SHA
 * **Google Drive:** a large file first answers with a "can't scan this file for viruses" page; the
   confirmation (a form, a ``confirm=`` link, or a ``download_warning`` cookie) is followed. A quota page
   ("too many users have downloaded this file") is reported as such.
-* :func:`source_from_url` turns a URL into a source: ``URL/NAME`` for a plain mirror, or a template with
-  ``{id}`` / ``{name}`` (how the tests point it at local servers).
+* :func:`~shopsim.simsite.fetch_record.source_from_url` turns a URL into a source: ``URL/NAME`` for a
+  plain mirror, or a template with ``{id}`` / ``{name}`` (how the tests point it at local servers).
 """
 
 from __future__ import annotations
@@ -38,28 +38,16 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.fetch_progress import Progress, human_bytes
 from shopsim.simsite.fetch_record import (
-    DRIVE,
-    DRIVE_URL,
-    MANIFEST_PATH,
-    DataManifest,
-    Mirror,
     RemoteFile,
     Source,
     Verification,
     default_sources,
     load_manifest,
-    read_checksums,
-    select_files,
     sha256_file,
-    source_from_url,
     verification_level,
 )
 
-__all__ = [
-    "DRIVE", "DRIVE_URL", "MANIFEST_PATH", "DataManifest", "FetchError", "Fetched", "Mirror", "Progress", "RemoteFile",
-    "Source", "default_sources", "drive_confirm_url", "fetch_files", "load_manifest", "read_checksums", "select_files",
-    "sha256_file", "source_from_url", "verification_level",
-]
+__all__ = ["FetchError", "Fetched", "drive_confirm_url", "fetch_files"]
 
 CHUNK = 1 << 16
 #: A confirmation page is small; anything larger is not one and is not read into memory.

@@ -17,8 +17,8 @@ since the shop runs offline), image URLs (local SVGs; a catalog's remote origina
 jQuery), and link and form targets: path-style URLs (``/search_results/{session}/{keywords}/{page}``)
 as WebShop's Flask app renders them and as our server answers them, not the ``/?session_id=..&
 keywords=..`` query strings WebShop's in-process text env prints (its SimServer puts every route on
-``/``: URLs its Flask app does not route). Links come from :mod:`shopsim.links`
-(re-exported here), percent-encoded per segment, so odd keywords or option values survive a real browser.
+``/``: URLs its Flask app does not route). Links come from :mod:`shopsim.links`,
+percent-encoded per segment, so odd keywords or option values survive a real browser.
 """
 
 from __future__ import annotations
@@ -33,34 +33,16 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopsim.links import (
-    ROUTE_NAMES,
     PageUrls,
-    done_path,
-    index_path,
-    item_path,
-    page_urls,
-    results_path,
-    split_state_url,
-    sub_page_path,
 )
-from shopsim.page import PageState, css_string
+from shopsim.page import PageState
 from shopsim.simsite.images import option_image_url, original_url, product_image_url
 from shopsim.simsite.models import Product
 
 __all__ = [
-    "ROUTE_NAMES",
-    "PageUrls",
-    "css_string",
-    "done_path",
-    "index_path",
-    "item_path",
-    "page_urls",
     "render_error",
     "render_html",
-    "results_path",
-    "split_state_url",
     "state_json",
-    "sub_page_path",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"

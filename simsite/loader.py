@@ -12,7 +12,7 @@ Differences from WebShop are deliberate and documented:
   attribute file gets ``DUMMY_ATTR`` in every mode.
 
 The file discovery and reading live in :mod:`shopsim.simsite.datafiles`, the per-record checks in
-:mod:`shopsim.simsite.records`; their names are importable from here too.
+:mod:`shopsim.simsite.records`; import their names from there.
 """
 
 from __future__ import annotations
@@ -25,23 +25,16 @@ from typing import Any
 from shopsim.errors import DataError
 from shopsim.simsite.datafiles import (
     CatalogFiles,
-    find_catalog_files,
-    iter_jsonl,
-    json_kind,
     load_json,
     load_side_files,
     one_line,
-    short_repr,
 )
 from shopsim.simsite.models import Product, ProductReview
 from shopsim.simsite.records import (
-    AttributeRecord,
     attribute_record,
     check_instruction,
     human_records,
     make_product,
-    parse_number,
-    parse_pricing,
     product_fields,
     product_records,
     record_asin,
@@ -51,30 +44,9 @@ from shopsim.simsite.records import (
 )
 
 __all__ = [
-    "AttributeRecord",
-    "CatalogFiles",
     "DataWarning",
-    "attribute_record",
-    "check_instruction",
-    "find_catalog_files",
     "first_records",
-    "human_records",
-    "iter_jsonl",
-    "json_kind",
-    "load_json",
     "load_products",
-    "load_side_files",
-    "make_product",
-    "one_line",
-    "parse_number",
-    "parse_pricing",
-    "product_fields",
-    "product_records",
-    "record_asin",
-    "review_asin",
-    "review_entry",
-    "review_records",
-    "short_repr",
     "warn_duplicates",
 ]
 

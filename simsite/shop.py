@@ -13,6 +13,7 @@ import numpy as np
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.catalog import default_catalog_dir
+from shopsim.simsite.datafiles import find_catalog_files
 from shopsim.simsite.goals import (
     generate_prices,
     human_goals,
@@ -21,7 +22,7 @@ from shopsim.simsite.goals import (
     shuffle_goals,
     synthetic_goals,
 )
-from shopsim.simsite.loader import find_catalog_files, load_products
+from shopsim.simsite.loader import load_products
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 from shopsim.simsite.search import SearchEngine, make_engine

@@ -74,18 +74,7 @@ from shopsim.simsite.snapshots import SnapshotError
 from shopsim.simsite.web_paths import SID as _SID
 from shopsim.simsite.web_paths import BadRequest, parse_route, raw_segments
 
-__all__ = [
-    "CreateSession",
-    "RestoreRequest",
-    "SessionCreated",
-    "SessionObservation",
-    "SessionRestored",
-    "SnapshotCreated",
-    "StepRequest",
-    "StepResponse",
-    "create_app",
-    "openapi_spec",
-]
+__all__ = ["create_app"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 _FIXED = re.compile(r"^fixed_(\d+)(?:[_.\-].*)?$")

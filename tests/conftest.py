@@ -154,7 +154,7 @@ def web_server(bundled_shop: Shop):
 @pytest.fixture(scope="session")
 def chromium_path() -> str | None:
     """The Chromium to drive (None = Playwright's own). Browser tests never skip in CI."""
-    from shopsim.adapters.sources import find_browser
+    from shopsim.adapters.browser_source import find_browser
     from shopsim.errors import ConfigError
 
     try:
@@ -169,7 +169,7 @@ def chromium_path() -> str | None:
 def browser_shutdown():
     """Close the process-wide Playwright browser at the end of the session."""
     yield
-    from shopsim.adapters.sources import BrowserSource
+    from shopsim.adapters.browser_source import BrowserSource
 
     BrowserSource.shutdown()
 

@@ -37,7 +37,7 @@ FACADE = {
     "PageState": "shopsim.page:PageState",
     "translate": "shopsim.translators.real_json:translate_html",
     "run_eval": "shopsim.agents.runner:run_eval",
-    "EvalConfig": "shopsim.agents.runner:EvalConfig",
+    "EvalConfig": "shopsim.agents.run_config:EvalConfig",
     "Agent": "shopsim.agents.base:Agent",
     "make_agent": "shopsim.agents.registry:make_agent",
     "register_agent": "shopsim.agents.registry:register_agent",

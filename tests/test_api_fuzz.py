@@ -89,7 +89,7 @@ def v8(v8_shop: Any) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def web_spec() -> dict[str, Any]:
-    from shopsim.simsite.web import openapi_spec
+    from shopsim.simsite.api_schema import openapi_spec
 
     return openapi_spec()
 

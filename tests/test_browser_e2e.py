@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from shopsim.adapters.sources import BrowserSource
+from shopsim.adapters.browser_source import BrowserSource
 
 pytestmark = pytest.mark.browser
 ARTIFACTS = ROOT / "test-artifacts"

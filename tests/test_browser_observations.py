@@ -24,9 +24,10 @@ from shopsim.adapters.browser_obs import (
     element_actions,
     render_axtree,
 )
+from shopsim.adapters.browser_source import BrowserSource, playwright_ffmpeg
 from shopsim.adapters.env import ShopEnv
 from shopsim.adapters.screenshots import PALETTE, decode_png
-from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource, playwright_ffmpeg
+from shopsim.adapters.sources import HttpSource, InProcessSource
 from shopsim.errors import ConfigError
 from shopsim.page import Clickable, PageState
 from shopsim.render import render_simple
@@ -292,7 +293,7 @@ def test_video_per_episode(tmp_path: Path, server, chromium_path, browser_shutdo
 
 @pytest.mark.browser
 def test_a_page_the_caller_owns(tmp_path: Path, server, chromium_path, browser_shutdown, bundled_shop):
-    from shopsim.adapters.sources import _Browser
+    from shopsim.adapters.browser_source import _Browser
 
     context = _Browser.get(chromium_path, True).browser.new_context()
     page = context.new_page()
@@ -320,7 +321,7 @@ def test_a_deep_page_and_a_clickable_without_an_element(chromium_path, browser_s
     """Hostile nesting still observes, with page scripts off (as replays run); an action with no
     element keeps its id, listed after the text."""
     from shopsim.adapters.browser_obs import PageObserver, context_options
-    from shopsim.adapters.sources import _Browser
+    from shopsim.adapters.browser_source import _Browser
 
     context = _Browser.get(chromium_path, True).browser.new_context(java_script_enabled=False, **context_options())
     try:

@@ -16,7 +16,9 @@ import pytest
 
 from shopsim.simsite.catalog import default_catalog_dir
 from shopsim.simsite.catalog import generator as gen
-from shopsim.simsite.catalog import vocabulary as vocab
+from shopsim.simsite.catalog.option_pools import POOLS
+from shopsim.simsite.catalog.product_types import TYPES
+from shopsim.simsite.catalog.vocabulary_shapes import SEP
 
 CATEGORIES = {"beauty", "grocery", "fashion", "garden", "electronics"}
 ITEM_KEYS = {
@@ -268,19 +270,19 @@ def test_empty_catalog_is_valid_json(tmp_path: Path) -> None:
 
 
 def test_vocabulary_is_consistent() -> None:
-    queries = [t.query for t in vocab.TYPES]
+    queries = [t.query for t in TYPES]
     assert len(set(queries)) == len(queries)
-    for t in vocab.TYPES:
-        levels = t.path.count(vocab.SEP) + 1
+    for t in TYPES:
+        levels = t.path.count(SEP) + 1
         assert (3 <= levels <= 5 and not t.leaves) or (2 <= levels <= 4 and t.leaves), t.query
         attrs = t.adj + t.for_ + t.with_
         assert len(set(attrs)) == len(attrs) >= 5, t.query
         assert all(a == a.lower() and "-" not in a for a in attrs), t.query
-        assert all(key in vocab.POOLS for key in t.axes), t.query
-        axis_names = [vocab.POOLS[key].axis for key in t.axes]
+        assert all(key in POOLS for key in t.axes), t.query
+        axis_names = [POOLS[key].axis for key in t.axes]
         assert len(set(axis_names)) == len(axis_names), t.query
         assert 0 < t.price[0] < t.price[1]
-    for pool in vocab.POOLS.values():
+    for pool in POOLS.values():
         assert len(set(pool.values)) == len(pool.values) >= 2
 
 
@@ -302,4 +304,4 @@ def test_scales_to_twenty_thousand_products(tmp_path: Path) -> None:
     items = json.loads((tmp_path / gen.ITEMS_FILE).read_text(encoding="utf-8"))
     assert counts["products"] == len(items) == 20_000
     assert len({p["asin"] for p in items}) == 20_000
-    assert counts["queries"] == len(vocab.TYPES)
+    assert counts["queries"] == len(TYPES)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from shopsim.agents.compare import compare_runs, format_comparison
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.cli import main
 from shopsim.errors import ConfigError
 

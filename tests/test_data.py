@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.datafiles import find_catalog_files
 from shopsim.simsite.goals import SPLITS, load_goal_file, parse_goal_spec
-from shopsim.simsite.loader import DataWarning, find_catalog_files, load_products, parse_pricing
+from shopsim.simsite.loader import DataWarning, load_products
+from shopsim.simsite.records import parse_pricing
 from shopsim.simsite.shop import Shop, ShopConfig
 from tests.conftest import GOLDEN, SMALL, needs_small
 

@@ -21,11 +21,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from shopsim.errors import ConfigError
-from shopsim.simsite.fetch import (
-    Progress,
+from shopsim.simsite.fetch import drive_confirm_url, fetch_files
+from shopsim.simsite.fetch_progress import Progress
+from shopsim.simsite.fetch_record import (
     RemoteFile,
-    drive_confirm_url,
-    fetch_files,
     load_manifest,
     select_files,
     source_from_url,
@@ -374,7 +373,7 @@ def test_cli_has_data_fetch() -> None:
 def test_progress_line_redraws_on_a_terminal() -> None:
     import io
 
-    from shopsim.simsite.fetch import Progress
+    from shopsim.simsite.fetch_progress import Progress
 
     out = io.StringIO()
     p = Progress(out, live=True)

@@ -23,15 +23,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from shopsim.simsite.fetch import (
+from shopsim.simsite.fetch import Fetched, FetchError, fetch_files
+from shopsim.simsite.fetch_progress import Progress
+from shopsim.simsite.fetch_record import (
     DRIVE,
-    Fetched,
-    FetchError,
-    Progress,
     RemoteFile,
     Source,
     default_sources,
-    fetch_files,
     load_manifest,
     source_from_url,
     verification_level,

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from _web_policies import MAX_STEPS, policy_for, run_episode
 
-from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
+from shopsim.adapters.browser_source import BrowserSource
+from shopsim.adapters.sources import HttpSource, InProcessSource
 from shopsim.simsite.shop import Shop
 
 EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]

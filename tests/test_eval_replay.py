@@ -7,7 +7,8 @@ from pathlib import Path
 
 from shopsim.adapters import ShopEnv
 from shopsim.agents import RuleAgent, run_episode
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.simsite.shop import Shop
 
 BUNDLE = Path(__file__).resolve().parents[1] / "fixtures" / "bundles" / "sim-rule-goal3"

@@ -23,8 +23,9 @@ from test_llm_agent import FakeLLM, call, reply, scripted_shopper, tools_of
 import shopsim
 from shopsim.agents.redact import Scrubber, is_secret_key, redact_mapping
 from shopsim.agents.rule import RuleAgent
+from shopsim.agents.run_config import EvalConfig
 from shopsim.agents.run_meta import git_commit
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.runner import run_eval
 from shopsim.cli import main
 from shopsim.simsite.catalog import default_catalog_dir
 

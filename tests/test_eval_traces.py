@@ -18,7 +18,8 @@ from conftest import read_jsonl
 from test_llm_agent import FakeLLM, call, reply, scripted_shopper, tools_of
 
 from shopsim.agents.metrics import episode_row
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.cli import main
 from shopsim.errors import ConfigError
 

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 
 pytestmark = pytest.mark.browser
 
 
 def test_two_browser_workers_match_one(tmp_path: Path, web_server, chromium_path, browser_shutdown) -> None:
-    from shopsim.adapters.sources import BrowserSource
+    from shopsim.adapters.browser_source import BrowserSource
 
     # A browser already open in this process must not leak into the workers.
     with BrowserSource(web_server.base_url, executable_path=chromium_path) as src:

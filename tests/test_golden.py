@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from shopsim.render import render_rich, render_simple
 from shopsim.simsite.goals import load_goal_file
 from shopsim.simsite.search import FixedResults
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.translators.render import render_rich, render_simple
 from tests.conftest import GOLDEN, SMALL, needs_golden, read_jsonl
 
 pytestmark = needs_golden

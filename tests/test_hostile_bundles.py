@@ -24,16 +24,10 @@ from hypothesis import strategies as st
 from test_hostile_pages import cli_results, start_cli
 
 from shopsim.adapters import bundle as bundle_module
-from shopsim.adapters.bundle import (
-    MAX_BUNDLE_STEPS,
-    MAX_PAGE_BYTES,
-    Bundle,
-    BundleError,
-    BundleWriter,
-    normalize_url,
-)
+from shopsim.adapters.bundle import MAX_BUNDLE_STEPS, Bundle, BundleError, BundleWriter, normalize_url
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import DataError, SourceError
+from shopsim.translators.guard import MAX_PAGE_BYTES
 
 URL = "https://www.amazon.com/s?k=kettle"
 PAGE = b"<html><head><title>Amazon.com</title></head><body><p>kettle</p></body></html>"

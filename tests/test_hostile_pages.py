@@ -23,11 +23,12 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.commands.translate import translate_path
 from shopsim.errors import DataError
 from shopsim.page import PageState
-from shopsim.translators import guard
+from shopsim.translators import guard, tree_stack
 from shopsim.translators.amazon import AmazonTranslator
+from shopsim.translators.documents import decode_html, load_tree
+from shopsim.translators.dom import text_of
 from shopsim.translators.ebay import EbayTranslator
 from shopsim.translators.real_json import translate_file, translate_html
-from shopsim.translators.realsite import decode_html, load_tree, text_of
 from shopsim.translators.simsite import SimsiteTranslator
 
 TRANSLATORS = {"amazon": AmazonTranslator(), "ebay": EbayTranslator(), "simsite": SimsiteTranslator()}
@@ -64,7 +65,7 @@ def test_a_million_nested_divs_is_refused_at_once() -> None:
 
 @pytest.mark.parametrize("n", [100_000, 10_000, 600])
 def test_deep_nesting_is_refused_with_the_depth(n: int) -> None:
-    _refused("<html><body>" + "<div>" * n + "x" + "</div>" * n, f"depth > {guard.MAX_DEPTH}")
+    _refused("<html><body>" + "<div>" * n + "x" + "</div>" * n, f"depth > {tree_stack.MAX_DEPTH}")
     _refused("<html><body>" + "<div>" * n, "too deeply nested")  # never closed
 
 

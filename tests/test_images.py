@@ -277,7 +277,7 @@ def test_webshop_catalog_images(tmp_path: Path) -> None:
 # ---- a real browser ---------------------------------------------------------------------------------
 @pytest.mark.browser
 def test_screenshot_shows_the_item_image(web_server, chromium_path, browser_shutdown, bundled_shop: Shop) -> None:
-    from shopsim.adapters.sources import _Browser
+    from shopsim.adapters.browser_source import _Browser
 
     p = _with_options(bundled_shop)
     context = _Browser.get(chromium_path, True).browser.new_context(viewport={"width": 1000, "height": 800})

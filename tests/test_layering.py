@@ -4,12 +4,14 @@ The layers, bottom up: the shopsim core (``shopsim/*.py``: PageState, actions, l
 errors) < ``simsite`` and ``translators`` (siblings: neither imports the other) < ``adapters`` <
 ``agents``. The CLI (``shopsim/cli.py``, ``shopsim/commands/``) and the package's facade
 (``shopsim/__init__.py``, whose names load lazily) sit on top and are not checked.
+
+Each name is imported from the module that defines it: no module but an ``__init__.py`` re-exports
+another module's names (the WebShop façades under ``compat/`` are not scanned).
 """
 
 from __future__ import annotations
 
 import ast
-import importlib
 from pathlib import Path
 
 import pytest
@@ -140,19 +142,90 @@ def test_checker_sees_lazy_relative_and_dynamic_imports() -> None:
     assert layers == {"simsite", "adapters", "agents"}
 
 
-@pytest.mark.parametrize(
-    ("old", "new"),
-    [
-        ("shopsim.translators.render", "shopsim.render"),
-        ("shopsim.translators.base", "shopsim.actions"),
-        ("shopsim.simsite.html", "shopsim.links"),
-    ],
-)
-def test_old_homes_reexport_moved_names(old: str, new: str) -> None:
-    old_mod, new_mod = importlib.import_module(old), importlib.import_module(new)
-    for name in new_mod.__all__:
-        assert getattr(old_mod, name) is getattr(new_mod, name), f"{old}.{name} is not {new}.{name}"
-        assert name in old_mod.__all__, f"{old}.__all__ lacks {name}"
+def _module_level(tree: ast.Module) -> list[ast.AST]:
+    """The nodes that bind module names: everything outside function and class bodies (``if``,
+    ``try`` and ``with`` blocks included); a ``def`` or ``class`` itself counts, its body does not."""
+    out: list[ast.AST] = []
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def reexported_names(source: str, package: str) -> list[tuple[int, str, str]]:
+    """``(line, name, module)`` for each name ``source`` exposes but only imports from a shopsim module.
+
+    Exposed means listed in ``__all__``, or imported with ``# noqa: F401`` (kept only to be
+    imported from here). A name the module also binds itself (an assignment, a ``def``, a fallback
+    in ``try``/``except``) is its own. Relative imports are resolved against ``package``.
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    package_parts = package.split(".")
+    imported: dict[str, tuple[int, str]] = {}
+    unused: set[str] = set()
+    defined: set[str] = set()
+    exported: list[str] = []
+    for node in _module_level(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package_parts[: len(package_parts) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            if base.split(".")[0] != "shopsim":
+                continue
+            text = "\n".join(lines[node.lineno - 1 : node.end_lineno])
+            for alias in node.names:
+                name = alias.asname or alias.name
+                imported.setdefault(name, (node.lineno, base))
+                if "noqa" in text and "F401" in text:
+                    unused.add(name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name.split(".")[0] == "shopsim":
+                    imported.setdefault(alias.asname, (node.lineno, alias.name))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            exported += [n for n in ast.literal_eval(node.value) if isinstance(n, str)]
+    found = {(imported[n][0], n, imported[n][1]) for n in (*exported, *unused) if n in imported and n not in defined}
+    return sorted(found)
+
+
+def _package_modules() -> list[Path]:
+    """Every module of the installed package but its ``__init__`` files (the facade and the package
+    namespaces, which may gather names); the WebShop façades under ``compat/`` are not scanned."""
+    files = [p for folder in ("shopsim", *FOLDERS) for p in sorted((ROOT / folder).rglob("*.py"))]
+    return [p for p in files if p.name != "__init__.py"]
+
+
+def test_no_module_re_exports_another_modules_names() -> None:
+    offenders = []
+    for path in _package_modules():
+        package = _module_name(path).rpartition(".")[0]
+        for line, name, module in reexported_names(path.read_text(encoding="utf-8"), package):
+            offenders.append(f"{path.relative_to(ROOT)}:{line}: {name} (from {module})")
+    assert not offenders, "import these names from the module that defines them, not from:\n" + "\n".join(offenders)
+
+
+def test_reexport_checker_sees_all_and_noqa_imports() -> None:
+    source = (
+        "from shopsim.render import observation, render_rich\n"
+        "from .dom import text_of  # noqa: F401\n"
+        "from shopsim.links import done_path\n"
+        "from json import dumps\n"
+        "try:\n    from shopsim.page import css_string\nexcept ImportError:\n    css_string = None\n"
+        "def own(): ...\n"
+        "__all__ = ['observation', 'css_string', 'dumps', 'own']\n"
+        "print(render_rich, done_path)\n"
+    )
+    found = [(name, module) for _, name, module in reexported_names(source, "shopsim.translators")]
+    assert found == [("observation", "shopsim.render"), ("text_of", "shopsim.translators.dom")]
 
 
 def test_html_observation_is_drawn_above_the_core(bundled_shop: Shop) -> None:

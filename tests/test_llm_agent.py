@@ -315,7 +315,8 @@ def test_full_episode_on_bundled_shop_ends_with_a_purchase(fake: FakeLLM, bundle
 
 def test_eval_reports_what_the_model_spent(fake: FakeLLM, tmp_path) -> None:
     """Per-episode tokens, protocol errors and repairs in episodes.jsonl, their totals in summary.json."""
-    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.agents.run_config import EvalConfig
+    from shopsim.agents.runner import run_eval
 
     fake.script = [reply(content="I think I will search")]  # one protocol error in episode 0, repaired
     fake.default = scripted_shopper

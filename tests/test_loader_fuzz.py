@@ -29,8 +29,10 @@ from hypothesis import strategies as st
 from shopsim.errors import DataError
 from shopsim.simsite.catalog import default_catalog_dir
 from shopsim.simsite.catalog.v8 import default_v8_catalog
+from shopsim.simsite.datafiles import find_catalog_files
 from shopsim.simsite.goals import load_goal_file, load_price_file
-from shopsim.simsite.loader import DataWarning, find_catalog_files, load_products, parse_pricing
+from shopsim.simsite.loader import DataWarning, load_products
+from shopsim.simsite.records import parse_pricing
 from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.v8.catalog import load_v8_catalog, read_v8_json
 

@@ -12,7 +12,8 @@ from conftest import read_jsonl
 from shopsim.agents.evaluate import EpisodeResult, summarize
 from shopsim.agents.metrics import METRIC_KEYS, bootstrap_interval, compute_metrics, episode_row
 from shopsim.agents.report import render_report, write_report
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.progress import Progress
 
 

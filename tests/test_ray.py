@@ -23,7 +23,8 @@ from conftest import read_jsonl
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.rule import RuleAgent
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.errors import ConfigError, DataError, SourceError
 from shopsim.simsite.shop import Shop
 

@@ -18,17 +18,12 @@ import pytest
 
 from shopsim.page import PageState, ProductView, ResultCard
 from shopsim.translators.amazon import AmazonTranslator
+from shopsim.translators.clickables import item_clickables
+from shopsim.translators.detect import blocked_reason, detect_site
+from shopsim.translators.documents import decode_html, load_tree
 from shopsim.translators.ebay import EbayTranslator
+from shopsim.translators.prices import parse_price, parse_rating
 from shopsim.translators.real_json import to_annotation_json, translate_file, translate_html
-from shopsim.translators.realsite import (
-    blocked_reason,
-    decode_html,
-    detect_site,
-    item_clickables,
-    load_tree,
-    parse_price,
-    parse_rating,
-)
 from tests.conftest import ISSUE_22_PAGES, REAL_PAGES, SCORER, load_scorer, needs_shared
 
 REAL = REAL_PAGES
@@ -273,7 +268,7 @@ def test_detect_site() -> None:
 def _results(site: str, url: str | None, page: int, next_url: str | None = None) -> PageState:
     translator = AmazonTranslator() if site == "amazon" else EbayTranslator()
     cards = [ResultCard(id="B07F2L95RQ" if site == "amazon" else "403760625150", title="t", price=1.0)]
-    from shopsim.translators.realsite import results_clickables
+    from shopsim.translators.clickables import results_clickables
 
     clickables = results_clickables([(c, None) for c in cards], next_url, None, translator.product_url)
     return PageState(page_type="results", site=site, url=url, query="red shoes", page_num=page,  # type: ignore[arg-type]

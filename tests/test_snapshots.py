@@ -19,9 +19,10 @@ from typing import Any
 import httpx
 import pytest
 
+from shopsim.adapters.browser_source import BrowserSource
 from shopsim.adapters.env import ShopEnv
 from shopsim.adapters.replay import ReplaySource
-from shopsim.adapters.sources import BrowserSource, HttpSource, InProcessSource
+from shopsim.adapters.sources import HttpSource, InProcessSource
 from shopsim.errors import ConfigError
 from shopsim.render import render_rich
 from shopsim.simsite.server import ServerThread
@@ -337,7 +338,7 @@ def test_api_refuses_token_of_another_shop(server: str) -> None:
 
 
 def test_documented_in_openapi() -> None:
-    from shopsim.simsite.web import openapi_spec
+    from shopsim.simsite.api_schema import openapi_spec
 
     paths = openapi_spec()["paths"]
     assert "400" in paths["/api/sessions/{sid}/restore"]["post"]["responses"]

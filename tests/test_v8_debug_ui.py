@@ -213,7 +213,7 @@ def test_debug_page_is_self_contained(client: httpx.Client, v8_shop: Any) -> Non
 # ---- (b) the page in a real browser ----------------------------------------------------------------
 @pytest.fixture
 def page(v8_server: ServerThread, chromium_path: str | None, browser_shutdown: None):
-    from shopsim.adapters.sources import _Browser
+    from shopsim.adapters.browser_source import _Browser
 
     context = _Browser.get(chromium_path, True).browser.new_context(viewport={"width": 1280, "height": 900})
     context.set_default_timeout(15_000)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from shopsim.simsite.catalog import v8_generator as gen
+from shopsim.simsite.catalog import v8_products
 from shopsim.simsite.catalog.v8 import default_v8_catalog
 
 Product = dict[str, Any]
@@ -31,7 +32,7 @@ ZH_PERSONA = {"用户ID": str, "人口属性": dict, "地区信息": dict, "交�
               "用户标签": list, "__reasoning__": str}
 EN_PERSONA = {"user_id": str, "demographics": dict, "region": dict, "transactions": dict, "interests": dict,
               "behaviour": dict, "tags": list, "__reasoning__": str}
-NOUNS = tuple(dict.fromkeys(t.noun for t in gen.TYPES))
+NOUNS = tuple(dict.fromkeys(t.noun for t in v8_products.TYPES))
 
 
 def _n(text: str) -> float:
@@ -89,7 +90,7 @@ def _texts(product: Product) -> list[str]:
 
 def _gold_price(product: Product, options: dict[str, str]) -> float:
     """The chosen configuration's price by the contract's rules (never an unverifiable product here)."""
-    axes = gen.price_axes(product)
+    axes = v8_products.price_axes(product)
     assert len(axes) <= 1
     if axes:
         chosen = options[axes[0]]
@@ -210,9 +211,9 @@ def test_counts(catalog: list[Product], tasks: list[tuple[Product, Product]]) ->
     by_leaf = Counter((p["category"] if isinstance(p["category"], str) else " > ".join(p["category"])).split(" > ")[-1]
                       for p in catalog)
     assert min(by_leaf.most_common(45)[-1][1], 20) == 20, "too few products per category for search distractors"
-    priced = [len(gen.price_axes(p)) for p in catalog]
+    priced = [len(v8_products.price_axes(p)) for p in catalog]
     assert priced.count(1) > len(catalog) / 2
-    with_unpriced_axis = sum(1 for p in catalog if len(gen.price_axes(p)) == 1 and len(p["customization_options"]) == 2)
+    with_unpriced_axis = sum(1 for p in catalog if len(v8_products.price_axes(p)) == 1 and len(p["customization_options"]) == 2)
     assert with_unpriced_axis >= 200
 
 
@@ -227,7 +228,7 @@ def test_unique_task_ids_and_asins(catalog: list[Product], tasks: list[tuple[Pro
 
 
 def test_two_price_axis_products_have_no_tasks(catalog: list[Product]) -> None:
-    two = [p for p in catalog if len(gen.price_axes(p)) >= 2]
+    two = [p for p in catalog if len(v8_products.price_axes(p)) >= 2]
     assert two and all(not p["instructions"] and "user_persona" not in p for p in two)
 
 
@@ -250,7 +251,7 @@ def test_options_exist_and_budget_covers_gold(tasks: list[tuple[Product, Product
             assert value in [e["value"] for e in axes[axis]], (t["task_id"], axis, value)
             assert value in t["instruction"], t["task_id"]
             assert value not in t["instruction_simple"], t["task_id"]
-        price_axes = gen.price_axes(p)
+        price_axes = v8_products.price_axes(p)
         assert all(a in t["instruction_options"] for a in price_axes), t["task_id"]
         price = _gold_price(p, t["instruction_options"])
         if t["task_mode"] == "standard":
@@ -305,7 +306,7 @@ def test_personas(catalog: list[Product], tasks: list[tuple[Product, Product]]) 
 
 def test_vocabulary_keeps_digits_out_of_task_text() -> None:
     """Everything a task may quote is digit-free, so the budget is the only number in a task."""
-    for t in gen.TYPES:
+    for t in v8_products.TYPES:
         quoted = [t.noun, *t.feats, *t.withs, *(v for v in t.axes[0][1])]
         assert not [s for s in quoted if any(c.isdigit() for c in s)], t.noun
         assert len(t.axes) >= 2 and len(t.path) >= 3 and len(t.feats) >= 4

@@ -202,7 +202,8 @@ def test_slot_pool_hands_slots_in_arrival_order():
 
 def test_run_viewer_serves_v8_runs(tmp_path, sample_shop):
     """A v8 eval run, browsed through the v8 service's /runs viewer (report, episode, terminations)."""
-    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.agents.run_config import EvalConfig
+    from shopsim.agents.runner import run_eval
     from shopsim.simsite.v8.service import create_v8_app
 
     out = tmp_path / "runs" / "v8-heuristic"

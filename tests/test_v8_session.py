@@ -81,7 +81,8 @@ def test_same_actions_same_observations(shop):
 
 
 def test_results_pages_of_twenty_and_navigation(shop):
-    from shopsim.simsite.v8.session import PAGE_SIZE, V8Session
+    from shopsim.simsite.v8.search import PAGE_SIZE
+    from shopsim.simsite.v8.session import V8Session
 
     s = V8Session(shop, shop.goals[0])
     st_ = s.step("search[a 的 e 1 2 3 款 色]").state

@@ -15,7 +15,8 @@ from conftest import ServerThread
 
 from shopsim.agents.compare import compare_runs
 from shopsim.agents.rule import RuleAgent
-from shopsim.agents.runner import EvalConfig, run_eval
+from shopsim.agents.run_config import EvalConfig
+from shopsim.agents.runner import run_eval
 from shopsim.agents.viewer import viewer_routes
 from shopsim.simsite.web import create_app
 

@@ -22,7 +22,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.adapters import WebAgentTextEnv, WebShopServer
-from shopsim.adapters.env import WebAgentTextEnv as EnvModuleExport
+from shopsim.adapters.webshop_env import WebAgentTextEnv as EnvModuleExport
 from shopsim.errors import ConfigError, SessionError
 from shopsim.simsite.search import FixedResults
 from shopsim.simsite.shop import Shop, ShopConfig

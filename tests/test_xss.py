@@ -136,7 +136,7 @@ class _Watch:
 
 @pytest.fixture(scope="module")
 def browser_context(chromium_path: str | None, browser_shutdown: None) -> Iterator[Any]:
-    from shopsim.adapters.sources import _Browser
+    from shopsim.adapters.browser_source import _Browser
 
     context = _Browser.get(chromium_path, True).browser.new_context()
     context.set_default_timeout(15_000)
@@ -150,7 +150,8 @@ def _nav(page: Any, selector: str) -> None:
 
 
 def test_webshop_pages_show_payloads_as_text(tmp_path: Path, browser_context: Any) -> None:
-    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.agents.run_config import EvalConfig
+    from shopsim.agents.runner import run_eval
     from shopsim.agents.viewer import viewer_routes
     from shopsim.simsite.shop import Shop, ShopConfig
     from shopsim.simsite.web import create_app

@@ -13,8 +13,11 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.page import PageState, ProductView
 from shopsim.translators.amazon_item import item_title, read_item
 from shopsim.translators.amazon_results import first_card, is_results_page, read_results
+from shopsim.translators.clickables import item_clickables
+from shopsim.translators.documents import page_url
+from shopsim.translators.dom import id_index
 from shopsim.translators.marketplaces import Marketplace, MarketTranslator, localise
-from shopsim.translators.realsite import ItemRead, id_index, item_clickables, page_url
+from shopsim.translators.realsite import ItemRead
 
 __all__ = ["AmazonTranslator"]
 

@@ -13,19 +13,11 @@ import re
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.amazon_results import a_price_text
+from shopsim.translators.documents import absolute
+from shopsim.translators.dom import attr, collapse, first, select_all, text_of
 from shopsim.translators.marketplaces import is_label, strip_label_prefix, ui_prefix
-from shopsim.translators.realsite import (
-    ItemRead,
-    PriceInfo,
-    absolute,
-    attr,
-    collapse,
-    first,
-    parse_price,
-    parse_rating,
-    select_all,
-    text_of,
-)
+from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
+from shopsim.translators.realsite import ItemRead
 
 __all__ = ["item_title", "read_item"]
 

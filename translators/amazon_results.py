@@ -12,20 +12,11 @@ from urllib.parse import parse_qs, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import ResultCard
+from shopsim.translators.documents import absolute
+from shopsim.translators.dom import MAX_RESULT_CARDS, attr, collapse, first, landmarks, select_all, text_of
 from shopsim.translators.marketplaces import is_label, labelled_link, strip_label_prefix
-from shopsim.translators.realsite import (
-    MAX_RESULT_CARDS,
-    PriceInfo,
-    ResultsRead,
-    absolute,
-    attr,
-    collapse,
-    first,
-    landmarks,
-    parse_price,
-    select_all,
-    text_of,
-)
+from shopsim.translators.prices import PriceInfo, parse_price
+from shopsim.translators.realsite import ResultsRead
 
 __all__ = ["a_price_text", "first_card", "is_results_page", "read_results"]
 

@@ -3,17 +3,16 @@
 A translator turns a page (``html`` plus its ``url`` when known) into a :class:`PageState` and maps
 an action on that state back to a :class:`Navigation`. Text observations and valid actions are then
 rendered from the PageState by :mod:`shopsim.render`, the same for every site. Actions are read
-with :func:`shopsim.actions.parse_action` (re-exported here, its former home).
+with :func:`shopsim.actions.parse_action`.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from shopsim.actions import parse_action
 from shopsim.page import Navigation, PageState
 
-__all__ = ["Translator", "parse_action"]
+__all__ = ["Translator"]
 
 
 @runtime_checkable

@@ -11,10 +11,12 @@ from __future__ import annotations
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.page import PageState, ProductView
+from shopsim.translators.clickables import item_clickables
+from shopsim.translators.documents import page_url
 from shopsim.translators.ebay_item import is_item_page, read_item
 from shopsim.translators.ebay_results import is_results_page, read_results
 from shopsim.translators.marketplaces import Marketplace, MarketTranslator, localise
-from shopsim.translators.realsite import ItemRead, item_clickables, page_url
+from shopsim.translators.realsite import ItemRead
 
 __all__ = ["EbayTranslator"]
 

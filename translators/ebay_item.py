@@ -11,20 +11,11 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from shopsim.translators.dom import attr, collapse, first, landmarks, select_all, text_of
 from shopsim.translators.ebay_results import item_id_from_url
 from shopsim.translators.marketplaces import is_label, label_words
-from shopsim.translators.realsite import (
-    ItemRead,
-    PriceInfo,
-    attr,
-    collapse,
-    first,
-    landmarks,
-    parse_price,
-    parse_rating,
-    select_all,
-    text_of,
-)
+from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
+from shopsim.translators.realsite import ItemRead
 
 __all__ = ["is_item_page", "read_item"]
 

@@ -53,19 +53,13 @@ from shopsim.translators.tree_stack import (
     MAX_ATTRIBUTE_WORK,
     MAX_DEPTH,
     MAX_ELEMENTS,
-    MAX_FORMATTING,
     MAX_PARSE_WORK,
     Refused,
 )
 
 __all__ = [
-    "MAX_ATTRIBUTE_WORK",
-    "MAX_DEPTH",
-    "MAX_ELEMENTS",
-    "MAX_FORMATTING",
     "MAX_HTML_CHARS",
     "MAX_PAGE_BYTES",
-    "MAX_PARSE_WORK",
     "MAX_TAG_MARKS",
     "file_kind",
     "markup_refusal",

@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.page import PageState
+from shopsim.translators.detect import detect_site
+from shopsim.translators.documents import decode_html, load_tree
 from shopsim.translators.guard import read_regular_file
-from shopsim.translators.realsite import decode_html, detect_site, load_tree, price_json
+from shopsim.translators.prices import price_json
 
 __all__ = ["main", "to_annotation_json", "translate_file", "translate_html", "translator_for"]
 

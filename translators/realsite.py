@@ -3,7 +3,7 @@
 Site translators (Amazon, eBay, ...) read the markup into :class:`ResultsRead` / :class:`ItemRead`;
 this module turns those into PageStates and maps actions to URLs. The helpers it builds on live in
 ``dom`` (text), ``prices``, ``documents`` (bytes to tree), ``detect`` (site, bot walls) and
-``clickables``; their names are re-exported here for code that imported them from this module.
+``clickables``; import each name from its own module.
 """
 
 from __future__ import annotations
@@ -20,48 +20,18 @@ from shopsim.page import (
     PageState,
     ResultCard,
 )
-from shopsim.translators.clickables import item_clickables, refuse, results_clickables
-from shopsim.translators.detect import blocked_reason, detect_site
-from shopsim.translators.documents import absolute, decode_html, load_tree, page_url
+from shopsim.translators.clickables import refuse, results_clickables
+from shopsim.translators.detect import blocked_reason
+from shopsim.translators.documents import decode_html, load_tree, page_url
 from shopsim.translators.dom import (
-    MAX_RESULT_CARDS,
-    attr,
     collapse,
-    first,
-    id_index,
-    landmarks,
-    select_all,
-    text_of,
 )
-from shopsim.translators.guard import MAX_HTML_CHARS
-from shopsim.translators.prices import PriceInfo, parse_price, parse_rating, price_json
+from shopsim.translators.prices import PriceInfo
 
 __all__ = [
-    "MAX_HTML_CHARS",
-    "MAX_RESULT_CARDS",
     "ItemRead",
-    "PriceInfo",
     "RealSiteTranslator",
     "ResultsRead",
-    "absolute",
-    "attr",
-    "blocked_reason",
-    "collapse",
-    "decode_html",
-    "detect_site",
-    "first",
-    "id_index",
-    "item_clickables",
-    "landmarks",
-    "load_tree",
-    "page_url",
-    "parse_price",
-    "parse_rating",
-    "price_json",
-    "refuse",
-    "results_clickables",
-    "select_all",
-    "text_of",
 ]
 
 MAX_QUERY_CHARS = 500

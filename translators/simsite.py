@@ -27,8 +27,8 @@ from shopsim.page import (
     Review,
     css_string,
 )
+from shopsim.translators.documents import decode_html
 from shopsim.translators.guard import markup_refusal
-from shopsim.translators.realsite import decode_html
 
 __all__ = ["SimsiteTranslator"]
 

@@ -39,10 +39,10 @@ def _out_dir(out: str | None) -> Path:
 
 def cmd_fetch(args: argparse.Namespace) -> int:
     """Download the set, verify every file, print what was fetched, then prepare the store (or say how)."""
-    from shopsim.simsite.fetch import (
-        Progress,
+    from shopsim.simsite.fetch import fetch_files
+    from shopsim.simsite.fetch_progress import Progress
+    from shopsim.simsite.fetch_record import (
         default_sources,
-        fetch_files,
         load_manifest,
         read_checksums,
         select_files,

@@ -17,7 +17,8 @@ __all__ = ["register"]
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate an agent through a page source and write traces, episodes and a summary."""
-    from shopsim.agents.runner import EvalConfig, run_eval
+    from shopsim.agents.run_config import EvalConfig
+    from shopsim.agents.runner import run_eval
     from shopsim.simsite.goals import parse_goal_spec
     from shopsim.simsite.profiles import get_profile
 
@@ -94,7 +95,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval`` to the command line."""
     from shopsim.agents.ray_executor import INSTALL_HINT
-    from shopsim.agents.runner import ADAPTERS, EXECUTORS, TRACE_MODES
+    from shopsim.agents.run_config import ADAPTERS, EXECUTORS, TRACE_MODES
 
     ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
     ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")

@@ -31,7 +31,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         if not start:
             raise ConfigError("--start-url is required (or --serve to record the local sim)")
         if site is None:
-            from shopsim.translators.realsite import detect_site
+            from shopsim.translators.detect import detect_site
 
             site = detect_site("", None, start)
             if site == "unknown":

@@ -21,8 +21,7 @@ __all__ = ["build_app", "data_has_human_goals", "register"]
 def data_has_human_goals(data: str | Path | None) -> bool:
     """Whether a WebShop data folder (or prepared store; None: the bundled catalog) has human instructions."""
     from shopsim.simsite.catalog import default_catalog_dir
-    from shopsim.simsite.datafiles import env_data_dir
-    from shopsim.simsite.loader import find_catalog_files
+    from shopsim.simsite.datafiles import env_data_dir, find_catalog_files
     from shopsim.simsite.store.manifest import is_store, read_manifest
 
     folder = Path(data) if data is not None else (env_data_dir() or default_catalog_dir())

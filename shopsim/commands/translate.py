@@ -20,9 +20,9 @@ def translate_path(path: str, url: str | None, site: str | None) -> PageState:
     ``guard.MAX_PAGE_BYTES`` is not read; like any page too costly to parse it translates to page
     type ``unknown`` with the reason.
     """
+    from shopsim.translators.documents import decode_html
     from shopsim.translators.guard import read_regular_file
     from shopsim.translators.real_json import translate_html
-    from shopsim.translators.realsite import decode_html
     from shopsim.translators.simsite import SimsiteTranslator
 
     try:

@@ -32,8 +32,8 @@ from random import Random
 from typing import NamedTuple, TypedDict
 
 from shopsim.simsite.catalog import default_catalog_dir
-from shopsim.simsite.catalog import vocabulary as V
 from shopsim.simsite.catalog.products import GeneratedProduct, Rand, draw_product
+from shopsim.simsite.catalog.vocabulary_shapes import CATEGORIES
 
 # Our own names (the formats are WebShop's; the names say these files are not WebShop's data).
 ITEMS_FILE = "shop_items.json"
@@ -146,7 +146,7 @@ def _encode_block(job: tuple[int, int, int]) -> _Block:
     run in any process and still give the same bytes."""
     seed, block, end = job
     items, attributes, reviews, human = [], [], [], []
-    by_category = [0] * len(V.CATEGORIES)
+    by_category = [0] * len(CATEGORIES)
     queries: dict[str, None] = {}
     with_options = instructions = reviews_total = 0
     for product in _products(seed, block * BLOCK, end):
@@ -159,7 +159,7 @@ def _encode_block(job: tuple[int, int, int]) -> _Block:
             reviews_total += len(product.review["reviews"])
         if product.human is not None:
             human.append(f'"{asin}":[{_ENCODE(product.human)}]')
-        by_category[V.CATEGORIES.index(item["category"])] += 1
+        by_category[CATEGORIES.index(item["category"])] += 1
         queries[item["query"]] = None
         with_options += item["customization_options"] != ""
         instructions += "instruction" in product.attributes
@@ -211,7 +211,7 @@ def generate(out_dir: str | os.PathLike[str], n_products: int = 600, seed: int =
     out.mkdir(parents=True, exist_ok=True)
     jobs = [(seed, b, min(n_products, (b + 1) * BLOCK)) for b in range(-(-n_products // BLOCK))]
     writers = {name: _Writer(out / name, "{}" if name in (ATTRIBUTES_FILE, HUMAN_FILE) else "[]") for name in FILES}
-    counts = CatalogCounts(products=n_products, seed=seed, by_category=dict.fromkeys(V.CATEGORIES, 0), queries=0,
+    counts = CatalogCounts(products=n_products, seed=seed, by_category=dict.fromkeys(CATEGORIES, 0), queries=0,
                            with_options=0, instructions=0, human_instructions=0, review_records=0, reviews=0,
                            files={})
     queries: dict[str, None] = {}
@@ -229,7 +229,7 @@ def generate(out_dir: str | os.PathLike[str], n_products: int = 600, seed: int =
                 writers[ATTRIBUTES_FILE].write(block.attributes)
                 writers[REVIEWS_FILE].write(block.reviews)
                 writers[HUMAN_FILE].write(block.human)
-                for category, count in zip(V.CATEGORIES, block.by_category, strict=True):
+                for category, count in zip(CATEGORIES, block.by_category, strict=True):
                     counts["by_category"][category] += count
                 queries.update(dict.fromkeys(block.queries))
                 counts["with_options"] += block.with_options

@@ -15,6 +15,10 @@ from itertools import accumulate
 from typing import Any, NamedTuple
 
 from shopsim.simsite.catalog import vocabulary as V
+from shopsim.simsite.catalog.category_text import BRAND_HEADS, BRAND_TAILS, BRANDS, CATEGORY_TEXT
+from shopsim.simsite.catalog.option_pools import POOLS
+from shopsim.simsite.catalog.product_types import TYPES
+from shopsim.simsite.catalog.vocabulary_shapes import CATEGORIES, SEP, CategoryText, ProductType
 
 INSTRUCTION_RATE = 0.45
 REVIEW_RATE = 0.7
@@ -47,8 +51,8 @@ class _TypeInfo(NamedTuple):
     headers: dict[str, tuple[str, ...]]
 
 
-_TYPES = {c: tuple(t for t in V.TYPES if t.category == c) for c in V.CATEGORIES}
-_CUM_WEIGHTS = list(accumulate(V.CATEGORY_TEXT[c].weight for c in V.CATEGORIES))
+_TYPES = {c: tuple(t for t in TYPES if t.category == c) for c in CATEGORIES}
+_CUM_WEIGHTS = list(accumulate(CATEGORY_TEXT[c].weight for c in CATEGORIES))
 _TOTAL_WEIGHT = _CUM_WEIGHTS[-1]
 _ATTR_COUNTS = (2, 2, 2, 3, 3, 3, 3, 4, 4, 5)
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -93,7 +97,7 @@ _INFO: dict[str, _TypeInfo] = {
         {a: tuple(h.format(Attr=title_case(a), ATTR=a.upper()) for h in V.BULLET_HEADERS)
          for a in t.adj + t.for_ + t.with_},
     )
-    for t in V.TYPES
+    for t in TYPES
 }
 
 
@@ -127,13 +131,13 @@ def normalize_option(value: str) -> str:
 def _brand(rand: Rand, category: str) -> str:
     u = rand()
     if u < 0.6:
-        return _pick(rand, V.BRANDS[category])
+        return _pick(rand, BRANDS[category])
     if u < 0.92:
-        return _pick(rand, V.BRAND_HEADS) + _pick(rand, V.BRAND_TAILS)
+        return _pick(rand, BRAND_HEADS) + _pick(rand, BRAND_TAILS)
     return "".join(_pick(rand, _LETTERS) for _ in range(5 + int(rand() * 3)))
 
 
-def _options(rand: Rand, t: V.ProductType, asin: str) -> dict[str, list[dict[str, str | None]]]:
+def _options(rand: Rand, t: ProductType, asin: str) -> dict[str, list[dict[str, str | None]]]:
     """1-3 option axes, each with 2-10 values; sizes are contiguous runs, colours a sample."""
     u = rand()
     n_axes = 1 if u < 0.3 or len(t.axes) == 1 else (2 if u < 0.9 or len(t.axes) == 2 else 3)
@@ -141,7 +145,7 @@ def _options(rand: Rand, t: V.ProductType, asin: str) -> dict[str, list[dict[str
     options: dict[str, list[dict[str, str | None]]] = {}
     image_no = 0
     for key in keys:
-        pool = V.POOLS[key]
+        pool = POOLS[key]
         if pool.axis in options:
             continue
         all_values = pool.values
@@ -162,7 +166,7 @@ def _options(rand: Rand, t: V.ProductType, asin: str) -> dict[str, list[dict[str
     return options
 
 
-def _title(rand: Rand, text: V.CategoryText, brand: str, noun: str, adjs: list[str], fors: list[str],
+def _title(rand: Rand, text: CategoryText, brand: str, noun: str, adjs: list[str], fors: list[str],
            withs: list[str], variant: str) -> str:
     """A keyword-heavy Amazon-style title of 8-20 words built around the product's attributes."""
     if adjs and rand() < 0.3:
@@ -189,7 +193,7 @@ def _title(rand: Rand, text: V.CategoryText, brand: str, noun: str, adjs: list[s
     return ", ".join(parts)
 
 
-def _bullets(rand: Rand, text: V.CategoryText, info: _TypeInfo, attrs: list[str], title: str, brand: str,
+def _bullets(rand: Rand, text: CategoryText, info: _TypeInfo, attrs: list[str], title: str, brand: str,
              noun_l: str, plural: bool) -> list[str]:
     """3-6 bullets; every attribute the title leaves out gets one, so WebShop's text match finds it."""
     low = title.lower()
@@ -212,7 +216,7 @@ def _bullets(rand: Rand, text: V.CategoryText, info: _TypeInfo, attrs: list[str]
     return bullets
 
 
-def _description(rand: Rand, text: V.CategoryText, brand: str, noun_l: str, plural: bool, adjs: list[str],
+def _description(rand: Rand, text: CategoryText, brand: str, noun_l: str, plural: bool, adjs: list[str],
                  fors: list[str], withs: list[str]) -> str:
     if rand() < NO_DESCRIPTION_RATE:
         return ""
@@ -232,7 +236,7 @@ def _description(rand: Rand, text: V.CategoryText, brand: str, noun_l: str, plur
     return " ".join(sentences)
 
 
-def _pricing(rand: Rand, t: V.ProductType) -> str:
+def _pricing(rand: Rand, t: ProductType) -> str:
     u = rand()
     if u < NO_PRICE_RATE:
         return ""
@@ -244,7 +248,7 @@ def _pricing(rand: Rand, t: V.ProductType) -> str:
     return low
 
 
-def _instruction(rand: Rand, t: V.ProductType, kinds: dict[str, str], chosen: Sequence[str],
+def _instruction(rand: Rand, t: ProductType, kinds: dict[str, str], chosen: Sequence[str],
                  templates_one: Sequence[str], templates_many: Sequence[str], **extra: str) -> str:
     """A shopper's request naming the product type and the ``chosen`` attributes."""
     adjs = [a for a in chosen if kinds[a] == "adj"]
@@ -260,7 +264,7 @@ def _instruction(rand: Rand, t: V.ProductType, kinds: dict[str, str], chosen: Se
     return _pick(rand, templates_many).format(p=lead + noun + tail, **extra)
 
 
-def _human(rand: Rand, i: int, t: V.ProductType, kinds: dict[str, str], asin: str, attrs: list[str],
+def _human(rand: Rand, i: int, t: ProductType, kinds: dict[str, str], asin: str, attrs: list[str],
            options: dict[str, list[dict[str, str | None]]]) -> dict[str, Any]:
     """A human-style goal in WebShop's ``items_human_ins.json`` record format."""
     axes = list(options)
@@ -285,7 +289,7 @@ def _human(rand: Rand, i: int, t: V.ProductType, kinds: dict[str, str], asin: st
     }
 
 
-def _reviews(rand: Rand, text: V.CategoryText, kinds: dict[str, str], asin: str, rating: float | None,
+def _reviews(rand: Rand, text: CategoryText, kinds: dict[str, str], asin: str, rating: float | None,
              noun_l: str, plural: bool, attrs: list[str]) -> dict[str, Any]:
     n = 0 if rating is None else (0, 1, 1, 2, 2, 3, 3, 4)[int(rand() * 8)]
     reviews = []
@@ -313,12 +317,12 @@ def _reviews(rand: Rand, text: V.CategoryText, kinds: dict[str, str], asin: str,
 
 def draw_product(rand: Rand, i: int, asin: str, human: bool) -> GeneratedProduct:
     """Product ``i`` with ASIN ``asin``, drawn from ``rand``; ``human`` also gives it a human-style goal."""
-    category = V.CATEGORIES[bisect(_CUM_WEIGHTS, rand() * _TOTAL_WEIGHT)]
+    category = CATEGORIES[bisect(_CUM_WEIGHTS, rand() * _TOTAL_WEIGHT)]
     types = _TYPES[category]
     t = types[int(rand() * len(types))]
     info = _INFO[t.query]
     kinds = info.kinds
-    text = V.CATEGORY_TEXT[category]
+    text = CATEGORY_TEXT[category]
     brand = _brand(rand, category)
     noun = _pick(rand, t.nouns)
     noun_l = _lower_noun(noun)
@@ -341,8 +345,8 @@ def draw_product(rand: Rand, i: int, asin: str, human: bool) -> GeneratedProduct
     bullets = _bullets(rand, text, info, attrs, title, brand, noun_l, plural)
     rating = None if rand() < NO_RATING_RATE else round(min(5.0, max(1.0, 4.3 + (rand() + rand() - 1.0) * 1.4)), 1)
     path = t.path
-    if t.leaves and (path.count(V.SEP) < 2 or rand() < 0.75):
-        path += V.SEP + _pick(rand, t.leaves)
+    if t.leaves and (path.count(SEP) < 2 or rand() < 0.75):
+        path += SEP + _pick(rand, t.leaves)
     item: Product = {
         "asin": asin,
         "name": title,

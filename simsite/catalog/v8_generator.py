@@ -52,8 +52,7 @@ from shopsim.simsite.catalog.v8_products import (
 )
 from shopsim.simsite.catalog.v8_tasks import budget_phrase, task_text
 
-__all__ = ["DEFAULT_PRODUCTS", "TYPES", "catalog_counts", "dumps_v8", "generate_v8", "iter_v8", "main", "price_axes",
-           "write_v8"]
+__all__ = ["DEFAULT_PRODUCTS", "catalog_counts", "dumps_v8", "generate_v8", "iter_v8", "main", "write_v8"]
 
 DEFAULT_PRODUCTS = 2000
 ZH_SHARE = 2 / 3

@@ -13,30 +13,19 @@ put them into titles, bullets and shopper requests grammatically:
 
 The tables live in modules named for what they describe (:mod:`option_pools`,
 :mod:`product_types`, :mod:`category_text`, shapes in :mod:`vocabulary_shapes`); this module
-holds the category-independent sentence templates and is the one namespace the generator
-reads them all through.
+holds the category-independent sentence templates.
 """
 
 from __future__ import annotations
 
-from shopsim.simsite.catalog.category_text import BRAND_HEADS, BRAND_TAILS, BRANDS, CATEGORY_TEXT
-from shopsim.simsite.catalog.option_pools import POOLS
-from shopsim.simsite.catalog.product_types import TYPES
 from shopsim.simsite.catalog.vocabulary_shapes import (
-    CATEGORIES,
-    SEP,
-    CategoryText,
-    OptionPool,
-    ProductType,
     split,
 )
 
 __all__ = [
-    "ACRONYMS", "BRANDS", "BRAND_HEADS", "BRAND_TAILS", "BULLET_ADJ", "BULLET_FOR", "BULLET_HEADERS",
-    "BULLET_WITH", "CATEGORIES", "CATEGORY_TEXT", "HUMAN_MANY", "HUMAN_ONE", "INSTRUCTION_MANY",
-    "INSTRUCTION_ONE", "OPTION_SPEECH", "POOLS", "REVIEW_ATTR", "REVIEW_BAD", "REVIEW_MID", "REVIEW_OPENERS",
-    "REVIEW_TITLES_BAD", "REVIEW_TITLES_GOOD", "REVIEW_TITLES_MID", "SEP", "SMALL_WORDS", "TYPES",
-    "CategoryText", "OptionPool", "ProductType",
+    "ACRONYMS", "BULLET_ADJ", "BULLET_FOR", "BULLET_HEADERS", "BULLET_WITH", "HUMAN_MANY", "HUMAN_ONE",
+    "INSTRUCTION_MANY", "INSTRUCTION_ONE", "OPTION_SPEECH", "REVIEW_ATTR", "REVIEW_BAD", "REVIEW_MID",
+    "REVIEW_OPENERS", "REVIEW_TITLES_BAD", "REVIEW_TITLES_GOOD", "REVIEW_TITLES_MID", "SMALL_WORDS"
 ]
 
 ACRONYMS: dict[str, str] = {

@@ -29,10 +29,10 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from shopsim.simsite.lucene.analysis import analyze
-from shopsim.simsite.lucene.topk import Hit, score_hits
+from shopsim.simsite.lucene.topk import score_hits
 from shopsim.simsite.postings import id_ranks, invert
 
-__all__ = ["Hit", "LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors", "lucene_idf", "score_hits"]
+__all__ = ["LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors", "lucene_idf"]
 
 _NUM_FREE_VALUES = 24  # 255 - longToInt4(Integer.MAX_VALUE)
 

@@ -3,7 +3,7 @@
 A pure function of its job (plus the file paths, for error messages), so chunks run in worker
 processes in any order and give the same bytes. Records may arrive as their JSON text (a worker
 decodes it again: cheaper than pickling the decoded objects across). Normalisation is the loader's
-own (:func:`~shopsim.simsite.loader.product_fields` and the record checks), so a stored product is
+own (:func:`~shopsim.simsite.records.product_fields` and the record checks), so a stored product is
 the product ``Shop.load(DIR)`` builds; analysis is Lucene's (:func:`analyze_token` over
 :func:`standard_tokens`). Tokens never cross ASCII whitespace, so a document's terms are the terms
 of its space-separated pieces, one after another; a piece's terms are computed once per process

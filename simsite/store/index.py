@@ -7,7 +7,7 @@ exactly what :class:`~shopsim.simsite.lucene.LuceneBM25` keeps per posting), and
 (float32). A term is found by binary search over the mapped vocabulary, so opening reads nothing
 and builds no dictionary; a query touches only its terms' postings, and every process that opens
 the store shares those pages through the OS page cache. Scores, order and ties go through
-:func:`~shopsim.simsite.lucene.bm25.score_hits`, the in-memory engine's own code.
+:func:`~shopsim.simsite.lucene.topk.score_hits`, the in-memory engine's own code.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from shopsim.simsite.lucene.analysis import analyze
-from shopsim.simsite.lucene.bm25 import Hit, length_factors, lucene_idf, score_hits
+from shopsim.simsite.lucene.bm25 import length_factors, lucene_idf
+from shopsim.simsite.lucene.topk import Hit, score_hits
 
 __all__ = ["INDEX_FILES", "StoreIndex", "build_postings"]
 

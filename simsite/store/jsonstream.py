@@ -4,7 +4,7 @@ WebShop's full product file is about 5 GB of JSON; ``json.loads`` would hold all
 objects (tens of GB). :class:`JsonListReader` decodes it in chunks with the standard library's
 ``raw_decode``, so memory stays at one chunk plus one element, and it hashes the raw bytes on the
 way (the manifest's source SHA-256 costs no second read). Errors are one line naming the file and
-the byte or character offset, like :func:`shopsim.simsite.loader.load_json`'s.
+the byte or character offset, like :func:`shopsim.simsite.datafiles.load_json`'s.
 
 :meth:`JsonListReader.with_text` also yields each element's own JSON text, so a process pool can
 be sent text (decoded again there, which costs less than pickling the decoded objects).

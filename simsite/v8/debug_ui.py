@@ -22,7 +22,7 @@ MAX_LISTED_TASKS = 200
 
 def _boot(shop: Any) -> str:
     """Task ids (with their default mode) and versions for the start form, safe inside <script>."""
-    from shopsim.simsite.v8.service import ENVIRONMENT
+    from shopsim.simsite.v8.environment import ENVIRONMENT
 
     tasks = [{"id": t.task_id, "mode": t.task_mode} for t in shop.goals[:MAX_LISTED_TASKS]]
     data = {"tasks": tasks, "total_tasks": len(shop.goals), "environment": ENVIRONMENT.get("environment_version", "")}

@@ -26,8 +26,6 @@ from shopsim.tool_calls import option_arg, parse_v8_action
 __all__ = [
     "DEFAULT_MAX_ACTIONS",
     "MAX_QUERY_CHARS",
-    "PAGE_SIZE",
-    "RESULTS_N",
     "TERMINATIONS",
     "InteractionMode",
     "V8Session",
