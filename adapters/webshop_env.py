@@ -31,7 +31,7 @@ from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
 
-__all__ = ["WebAgentTextEnv", "WebShopClickable", "load_shop"]
+__all__ = ["WebAgentTextEnv", "WebShopClickable", "data_location", "fixed_goal", "load_shop"]
 
 _MODES = ("html", "text", "text_rich", "url", "image")
 #: The spaces are declared for ``gym.make`` and tools that read them; WebShop's API is not Gymnasium's
@@ -98,6 +98,24 @@ def _element(c: Clickable, state: PageState) -> WebShopClickable:
     return WebShopClickable(tag, types.MappingProxyType(attrs), c.text, c)
 
 
+def data_location(file_path: str | Path | None, options: Mapping[str, Any]) -> tuple[Path | None, Path | None]:
+    """``(data folder, items file)`` from WebShop's ``file_path`` (an items file, or a folder or store) or
+    our ``data_dir``; ``(None, None)`` for the bundled catalog."""
+    if options.get("data_dir") is not None:
+        return Path(options["data_dir"]), None
+    if file_path is None:
+        return None, None
+    p = Path(file_path)
+    return (p.parent, p) if p.is_file() or p.suffix == ".json" else (p, None)
+
+
+def fixed_goal(session: int | str) -> int | None:
+    """The goal a session names: ``n`` or ``'fixed_<n>'`` (WebShop's web app), else None."""
+    if isinstance(session, int):
+        return session
+    return int(session[6:]) if session.startswith("fixed_") and session[6:].isdigit() else None
+
+
 def load_shop(file_path: str | Path | None, options: Mapping[str, Any]) -> Shop:
     """The Shop WebShop's keywords describe: ``file_path`` (an items file, its folder, or a prepared store),
     ``attr_path``, ``num_products``, ``human_goals``, ``show_attrs``; ours: ``data_dir``, ``seed``.
@@ -105,13 +123,7 @@ def load_shop(file_path: str | Path | None, options: Mapping[str, Any]) -> Shop:
     An items file is used by name, so ``items_shuffle_1000.json`` beside ``items_shuffle.json`` loads
     the 1,000 products. ``None`` and no ``data_dir`` mean the bundled catalog.
     """
-    data_dir, items = options.get("data_dir"), None
-    if data_dir is None and file_path is not None:
-        p = Path(file_path)
-        if p.is_file() or p.suffix == ".json":
-            data_dir, items = p.parent, p
-        else:
-            data_dir = p
+    data_dir, items = data_location(file_path, options)
     return Shop.from_config(ShopConfig(
         data_dir=data_dir,
         items_file=items,
@@ -168,8 +180,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.base_url = self.server.base_url
         self.image_features: ImageFeatures | None = None
         if kwargs.get("get_image", 0) or observation_mode == "image":
-            folder = Path(file_path).parent if file_path is not None and Path(file_path).suffix == ".json" else (
-                Path(file_path) if file_path is not None else Path(kwargs.get("data_dir") or "."))
+            folder = data_location(file_path, kwargs)[0] or Path(".")
             self.image_features = ImageFeatures.load(kwargs.get("feat_conv", folder / "feat_conv.pt"),
                                                      kwargs.get("feat_ids", folder / "feat_ids.pt"))
         self.session: str | None = kwargs.get("session")
@@ -246,11 +257,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         """
         session_int: int | None = None
         if session is not None:
-            sid = str(session)
-            if isinstance(session, int):
-                session_int = session
-            elif sid.startswith("fixed_") and sid[6:].isdigit():
-                session_int = int(sid[6:])
+            sid, session_int = str(session), fixed_goal(session)
         else:
             sid = "".join(self._rng.choices(string.ascii_lowercase, k=10))
         if self.session_prefix is not None:

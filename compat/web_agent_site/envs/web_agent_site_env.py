@@ -14,7 +14,7 @@ from typing import Any
 
 from shopsim.adapters.browser_source import BrowserSource
 from shopsim.adapters.legacy_gym import legacy_gym, legacy_text_space
-from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, load_shop
+from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, fixed_goal, load_shop
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import PageState
 from shopsim.render import observation as text_observation
@@ -70,11 +70,10 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
     def _goal_index(self, session: int | str | None) -> int:
         """Goal n for ``n`` or ``fixed_<n>``; another session id keeps the goal first drawn for it (as
         WebShop's server keeps a session's goal), and no id draws a new goal."""
-        if isinstance(session, int):
-            return session
         text = str(session or "")
-        if text.startswith("fixed_") and text[6:].isdigit():
-            return int(text[6:])
+        goal = fixed_goal(session if isinstance(session, int) else text)
+        if goal is not None:
+            return goal
         if self.shop is None:
             raise ConfigError("with base_url= the goal comes from the session: pass session='fixed_<n>' "
                               "(or reset(session=n)) for the server's goal n")
