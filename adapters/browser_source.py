@@ -22,7 +22,7 @@ from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
 from shopsim.errors import ConfigError, SourceError
 from shopsim.links import PageUrls
 from shopsim.page import Navigation, PageState
-from shopsim.translators.simsite import SimsiteTranslator
+from shopsim.translators.sim_pages import SimsiteTranslator
 
 __all__ = ["BROWSER_ARGS", "BrowserSource", "EpisodeRecorder", "find_browser", "playwright_ffmpeg"]
 

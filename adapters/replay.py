@@ -47,7 +47,7 @@ UNKNOWN_IDS = ("", "unknown")
 def translator_for_site(site: str) -> Any:
     """The translator that reads a bundle's pages (simsite, amazon or ebay)."""
     if site == "simsite":
-        from shopsim.translators.simsite import SimsiteTranslator
+        from shopsim.translators.sim_pages import SimsiteTranslator
 
         return SimsiteTranslator()
     from shopsim.translators.real_json import translator_for

@@ -28,7 +28,7 @@ from shopsim.page import Navigation, PageState
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.snapshots import SnapshotError
-from shopsim.translators.simsite import SimsiteTranslator
+from shopsim.translators.sim_pages import SimsiteTranslator
 
 __all__ = [
     "HttpSource",

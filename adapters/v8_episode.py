@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from shopsim.errors import ConfigError
-from shopsim.observation_state import page_state_from_observation
 from shopsim.page import PageState
-from shopsim.simsite.v8.catalog import public_persona
 from shopsim.simsite.v8.environment import ENVIRONMENT
+from shopsim.simsite.v8.records import public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.v8.observation_state import page_state_from_observation
 
 __all__ = ["V8Episode"]
 

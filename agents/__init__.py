@@ -1,22 +1,7 @@
-"""Agents: the rule baseline, a seeded random policy, a heuristic, an LLM and a human player."""
+"""Agents, and what runs and judges them.
 
-from shopsim.agents.base import Agent
-from shopsim.agents.evaluate import EpisodeResult, Summary, run_episode, summarize
-from shopsim.agents.heuristic import HeuristicAgent
-from shopsim.agents.human import HumanAgent
-from shopsim.agents.llm import LLMAgent
-from shopsim.agents.random_agent import RandomAgent
-from shopsim.agents.rule import RuleAgent
-
-__all__ = [
-    "Agent",
-    "EpisodeResult",
-    "HeuristicAgent",
-    "HumanAgent",
-    "LLMAgent",
-    "RandomAgent",
-    "RuleAgent",
-    "Summary",
-    "run_episode",
-    "summarize",
-]
+The policies live here, one module each (``rule``, ``random_agent``, ``heuristic``, ``heuristic_v8``,
+``llm``, ``human``; ``registry`` finds them by name), beside ``episode`` (the one episode loop) and
+``base`` (the protocol). Three rooms build on them, each importing only the rooms before it:
+:mod:`~shopsim.agents.reports` < :mod:`~shopsim.agents.transfer` < :mod:`~shopsim.agents.evaluation`.
+"""

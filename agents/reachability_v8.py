@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 from shopsim.agents.reachability import GoalReach, ReachReport
-from shopsim.simsite.v8.catalog import V8Product, V8Task
+from shopsim.simsite.v8.records import V8Product, V8Task
 from shopsim.simsite.v8.reward import norm, score_v8_purchase
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop

@@ -1,6 +1,6 @@
 """Soak: seeded episodes through every page source must give identical pages, actions and rewards.
 
-    python benchmarks/equivalence.py                    # tests/test_equivalence.py's 30 episodes, all sources
+    python benchmarks/equivalence.py                    # tests/adapters/test_equivalence.py's 30 episodes, all sources
     python benchmarks/equivalence.py --episodes 200     # goals 0, 5, 10, ... with the rule and random policies
     python benchmarks/equivalence.py --sources http-json http-html --json
 

@@ -14,8 +14,8 @@ import sys
 import tempfile
 import time
 
-from shopsim.agents.run_config import EvalConfig
-from shopsim.agents.runner import run_eval
+from shopsim.agents.evaluation.config import EvalConfig
+from shopsim.agents.evaluation.runner import run_eval
 
 
 def main() -> int:

@@ -21,8 +21,8 @@ import tempfile
 import time
 from typing import Any
 
-from shopsim.agents.run_config import EvalConfig, forget_shop
-from shopsim.agents.run_worker import run_todo
+from shopsim.agents.evaluation.config import EvalConfig, forget_shop
+from shopsim.agents.evaluation.worker import run_todo
 
 
 def _cell(executor: str, workers: int, goals: list[int], data: str | None, address: str | None) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def _cell(executor: str, workers: int, goals: list[int], data: str | None, addre
                          address=address)
         t0 = time.perf_counter()
         if executor == "ray":
-            from shopsim.agents.ray_executor import run_todo_ray
+            from shopsim.agents.evaluation.ray_executor import run_todo_ray
 
             run_todo_ray(cfg, goals, lambda rec: done.append(time.perf_counter()))
         else:

@@ -51,7 +51,8 @@ def construct(data: str | None) -> tuple[float, float]:
 def measure(label: str, data: str | None) -> dict[str, float | str]:
     """All core figures for one catalog."""
     from shopsim.adapters import ShopEnv
-    from shopsim.agents import RandomAgent, RuleAgent
+    from shopsim.agents.random_agent import RandomAgent
+    from shopsim.agents.rule import RuleAgent
     from shopsim.simsite.reward import score_purchase
     from shopsim.simsite.shop import Shop, ShopConfig
 

@@ -44,7 +44,8 @@ shop.search_engine.search(first_query, 50)
 t_first = time.perf_counter() - t0
 
 from shopsim.adapters import ShopEnv
-from shopsim.agents import RandomAgent, RuleAgent
+from shopsim.agents.random_agent import RandomAgent
+from shopsim.agents.rule import RuleAgent
 
 def rss():
     out = {}

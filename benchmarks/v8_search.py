@@ -20,7 +20,7 @@ import tempfile
 import time
 from typing import Any
 
-from shopsim.simsite.v8.catalog import V8Catalog, parse_v8_records
+from shopsim.simsite.v8.records import V8Catalog, parse_v8_records
 from shopsim.simsite.v8.search import RESULTS_N, load_index, make_engine, save_index
 
 _HAN = [chr(c) for c in range(0x4E00, 0x4E00 + 2500)]
@@ -92,7 +92,7 @@ def synthesize(n_products: int, seed: int = 0, task_every: int = 10) -> list[dic
 def v8_catalog(n_products: int, seed: int, source: str = "generator") -> tuple[V8Catalog, str]:
     """The benchmark catalog: our v8 generator's (realistic shape), or the synthesiser's (long texts)."""
     if source == "generator":
-        from shopsim.simsite.catalog.v8_generator import generate_v8
+        from shopsim.simsite.v8.catalog.generator import generate_v8
 
         return parse_v8_records(generate_v8(n_products, seed), "generate_v8"), "generate_v8"
     return parse_v8_records(synthesize(n_products, seed), "synthetic"), "synthesised here"

@@ -19,7 +19,7 @@ from shopsim.simsite.html import render_html
 from shopsim.simsite.server import serve_shop
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.translators.simsite import SimsiteTranslator
+from shopsim.translators.sim_pages import SimsiteTranslator
 
 ACTIONS = ["search[{q}]", "click[{p}]", "click[< prev]", "click[next >]", "click[< prev]", "click[{p}]",
            "click[description]", "click[< prev]", "click[features]", "click[< prev]", "click[buy now]"]

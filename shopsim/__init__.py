@@ -31,8 +31,8 @@ _NAMES = {
     "observation": "shopsim.render:observation",
     "translate": "shopsim.translators.real_json:translate_html",
     "translate_file": "shopsim.translators.real_json:translate_file",
-    "run_eval": "shopsim.agents.runner:run_eval",
-    "EvalConfig": "shopsim.agents.run_config:EvalConfig",
+    "run_eval": "shopsim.agents.evaluation.runner:run_eval",
+    "EvalConfig": "shopsim.agents.evaluation.config:EvalConfig",
     "Agent": "shopsim.agents.base:Agent",
     "agent_names": "shopsim.agents.registry:agent_names",
     "make_agent": "shopsim.agents.registry:make_agent",
@@ -49,9 +49,9 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from shopsim.adapters.env import ShopEnv
     from shopsim.adapters.webshop_env import WebAgentTextEnv
     from shopsim.agents.base import Agent
+    from shopsim.agents.evaluation.config import EvalConfig
+    from shopsim.agents.evaluation.runner import run_eval
     from shopsim.agents.registry import agent_names, make_agent, register_agent
-    from shopsim.agents.run_config import EvalConfig
-    from shopsim.agents.runner import run_eval
     from shopsim.errors import ShopsimError
     from shopsim.page import PageState
     from shopsim.render import observation

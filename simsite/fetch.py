@@ -36,7 +36,7 @@ import httpx
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.fetch_progress import Progress, human_bytes
+from shopsim.progress import DownloadProgress, human_bytes
 from shopsim.simsite.fetch_record import (
     RemoteFile,
     Source,
@@ -153,7 +153,7 @@ def _content_range_start(value: str | None) -> tuple[int, int | None] | None:
     return int(m.group(1)), (int(m.group(2)) if m.group(2) != "*" else None)
 
 
-def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: Progress) -> int:
+def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress) -> int:
     """One attempt: request the rest of ``part`` and append it. Returns the offset it resumed at."""
     have = part.stat().st_size if part.exists() else 0
     headers = {"Accept-Encoding": "identity"}  # byte ranges and sizes of the file itself, not of a gzip stream
@@ -197,7 +197,7 @@ def _read_page(r: httpx.Response) -> str:
     return data[:MAX_PAGE_BYTES].decode("utf-8", "replace")
 
 
-def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: Progress) -> int:
+def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: DownloadProgress) -> int:
     if r.status_code == 206:
         got = _content_range_start(r.headers.get("content-range"))
         if got is None or got[0] != have:
@@ -236,7 +236,7 @@ def _short(url: str) -> str:
     return url if len(url) <= 100 else url[:97] + "..."
 
 
-def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: Progress, *, retries: int,
+def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress, *, retries: int,
               retry_wait: float, sleep: Callable[[float], None]) -> int:
     """Fetch ``f`` into ``part``, retrying (and resuming) on dropped connections and server errors.
 
@@ -262,7 +262,7 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
                      brief=f"gave up after {retries} retries ({why})")
 
 
-def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source], part: Path, progress: Progress, *,
+def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source], part: Path, progress: DownloadProgress, *,
                   retries: int, retry_wait: float, sleep: Callable[[float], None]) -> tuple[int, str, Verification, str]:
     """Download and verify ``f`` from the first source that delivers it; ``part`` carries over between sources.
 
@@ -295,7 +295,7 @@ def fetch_files(
     client: httpx.Client | None = None,
     retries: int = 4,
     retry_wait: float = 1.0,
-    progress: Progress | None = None,
+    progress: DownloadProgress | None = None,
     sleep: Callable[[float], None] = time.sleep,
 ) -> list[Fetched]:
     """Download ``files`` into ``out`` (skipping ones already there and verified); see the module doc.
@@ -314,7 +314,7 @@ def fetch_files(
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"--out {folder}: cannot create it ({exc.strerror or exc})") from None
-    progress = progress or Progress()
+    progress = progress or DownloadProgress()
     own = client is None
     client = client or httpx.Client(timeout=httpx.Timeout(60.0, connect=20.0),
                                     headers={"User-Agent": "shopsim-data-fetch"})

@@ -6,7 +6,7 @@ the same tags around them, buttons, labels, ``a.product-link`` elements, option 
 value=value id=radio_<axis><i>``) and forms, so scrapers that read positions in BeautifulSoup's
 ``findAll(text=True)`` list (ReAct, Reflexion, LATS: ``float(texts[i + 1])`` after the score label)
 read ours alike. Our own hooks add no text: ``data-*`` attributes (the selectors of
-:mod:`shopsim.simsite.session`, :mod:`shopsim.translators.simsite`'s markup fallback), a few ids and
+:mod:`shopsim.simsite.session`, :mod:`shopsim.translators.sim_pages`'s markup fallback), a few ids and
 classes, option swatch ``<img>`` inside labels, and the PageState as JSON in ``<head>`` (invisible
 to scrapers) so the translator reads pages back without loss. ``#feedback`` appears only after a
 refused action (WebShop has none).

@@ -34,9 +34,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shopsim.errors import ConfigError
-from shopsim.observation_state import V8Feedback
 from shopsim.page import FeedbackCode, SubPage
 from shopsim.simsite.search import MAX_QUERY_CHARS
+from shopsim.v8.observation_state import V8Feedback
 
 __all__ = [
     "MAX_TOKEN_CHARS",

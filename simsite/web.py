@@ -168,7 +168,7 @@ def create_app(
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
     ``extra_routes`` are mounted before the catch-all session route (``shopsim serve`` adds the run
-    viewer, ``shopsim.agents.viewer.viewer_routes``, there). ``snapshot_key`` signs snapshot tokens
+    viewer, ``shopsim.agents.reports.viewer.viewer_routes``, there). ``snapshot_key`` signs snapshot tokens
     (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key; see :mod:`shopsim.simsite.snapshots`).
     ``log_dir`` writes every HTML session's pages there in WebShop's ``user_session_logs`` format
     (:mod:`shopsim.simsite.session_log`).

@@ -74,7 +74,7 @@ def load_scorer() -> ModuleType:
 #: the others build a costly module fixture (servers, every real page translated, a store, the API
 #: reference, every CLI error case) that would otherwise be built again on each worker. Every other
 #: test is its own unit, handed to whichever worker is free.
-WHOLE_MODULES = frozenset(f"tests/{name}.py" for name in (
+WHOLE_MODULES = frozenset(f"{name}.py" for name in (
     "test_ray", "test_shutdown", "test_loader_fuzz", "test_api_docs", "test_real_pages", "test_locales",
     "test_generic_translator", "test_lucene_search", "test_golden",
 ))
@@ -82,7 +82,7 @@ WHOLE_MODULES = frozenset(f"tests/{name}.py" for name in (
 
 #: Under xdist these modules are handed out first, longest first (``--durations`` on 2 busy cores), so
 #: that no long test starts last while the other workers sit idle. Only the order depends on it.
-LONG_FIRST = tuple(f"tests/{name}.py" for name in (
+LONG_FIRST = tuple(f"{name}.py" for name in (
     "test_ray", "test_eval_workers", "test_browser_observations", "test_lucene_search", "test_pytest_plugin",
     "test_api_docs", "test_loader_fuzz", "test_shutdown", "test_eval_traces", "test_readme_examples",
     "test_eval_reports", "test_real_pages", "test_v8_cli", "test_equivalence",
@@ -105,7 +105,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            return module if module in WHOLE_MODULES else nodeid
+            return module if module.rpartition("/")[2] in WHOLE_MODULES else nodeid
 
     config.option.loadscopereorder = False  # keep LONG_FIRST's order, not the largest unit first
     return ModuleGroups(config, log)
@@ -116,7 +116,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     rank = {module: i for i, module in enumerate(LONG_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0].rpartition("/")[2], len(rank)))
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -139,7 +139,7 @@ def small_shop() -> Shop:
     return Shop.from_config(ShopConfig(data_dir=SMALL, num_products=1000, seed=0))
 
 
-# ---- web app, server thread and browser (tests/test_web.py, test_browser_e2e.py, test_equivalence.py) ----
+# ---- web app, server thread and browser (tests/simsite/test_web.py, test_browser_e2e.py, test_equivalence.py) ----
 
 
 @pytest.fixture(scope="session")

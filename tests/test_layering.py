@@ -2,7 +2,7 @@
 
 The layers, bottom up: the shopsim core (``shopsim/*.py``: PageState, actions, links, renderer,
 errors) < ``simsite`` and ``translators`` (siblings: neither imports the other) < ``adapters`` <
-``agents``. The CLI (``shopsim/cli.py``, ``shopsim/commands/``) and the package's facade
+``agents``. The CLI (``cli/__init__.py``, ``cli/``) and the package's facade
 (``shopsim/__init__.py``, whose names load lazily) sit on top and are not checked.
 
 Each name is imported from the module that defines it: no module but an ``__init__.py`` re-exports
@@ -43,7 +43,7 @@ def _layer_of_module(name: str) -> str | None:
         return "core"
     if parts[1] in FOLDERS:
         return parts[1]
-    if parts[1] in ("cli", "commands"):
+    if parts[1] == "cli":
         return "cli"
     return "core"
 
@@ -53,7 +53,7 @@ def _layer_of_file(path: Path) -> str | None:
     rel = path.relative_to(ROOT)
     if rel.parts[0] in FOLDERS:
         return rel.parts[0]
-    if rel.parts[0] == "shopsim" and len(rel.parts) == 2 and rel.name not in ("cli.py", "__init__.py"):
+    if rel.parts[0] == "shopsim" and rel.as_posix() != "shopsim/__init__.py":
         return "core"  # the package's __init__ is the public facade, on top like the CLI (lazy names)
     return None
 
@@ -61,7 +61,7 @@ def _layer_of_file(path: Path) -> str | None:
 def _module_name(path: Path) -> str:
     rel = path.relative_to(ROOT).with_suffix("")
     parts = list(rel.parts)
-    if parts[0] in FOLDERS:
+    if parts[0] in (*FOLDERS, "cli"):
         parts.insert(0, "shopsim")
     if parts[-1] == "__init__":
         parts.pop()
@@ -99,7 +99,7 @@ def imported_modules(source: str, package: str) -> list[tuple[int, str]]:
 
 def _sources() -> list[Path]:
     files = [p for folder in FOLDERS for p in sorted((ROOT / folder).rglob("*.py"))]
-    return files + sorted((ROOT / "shopsim").glob("*.py"))
+    return files + sorted((ROOT / "shopsim").rglob("*.py"))
 
 
 def _violations(path: Path) -> set[tuple[int, str, str]]:
@@ -135,11 +135,36 @@ def test_checker_sees_lazy_relative_and_dynamic_imports() -> None:
     source = (
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from shopsim import simsite\n"
         "def f():\n    from ..adapters import env\n    import importlib\n"
-        "    return importlib.import_module('shopsim.agents.report')\n"
+        "    return importlib.import_module('shopsim.agents.reports.report')\n"
         "from .base import Translator\nfrom shopsim.render import render_simple\n"
     )
     layers = {target for _, _, target in _forbidden(source, "shopsim.translators", "translators")}
     assert layers == {"simsite", "adapters", "agents"}
+
+
+#: The rooms of ``agents``, bottom up: a room imports only the rooms at or below it.
+AGENT_ROOMS = ("policies", "reports", "transfer", "evaluation")
+
+
+def _room_of_module(name: str) -> str | None:
+    """The room of a ``shopsim.agents.*`` module; None outside ``agents``."""
+    parts = name.split(".")
+    if parts[:2] != ["shopsim", "agents"]:
+        return None
+    return parts[2] if len(parts) > 3 and parts[2] in AGENT_ROOMS else "policies"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "agents").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))
+def test_agent_rooms_import_only_lower_rooms(path: Path) -> None:
+    module = _module_name(path)
+    room = _room_of_module(module + (".__init__" if path.name == "__init__.py" else ""))
+    assert room is not None
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    allowed = AGENT_ROOMS[: AGENT_ROOMS.index(room) + 1]
+    bad = [(line, m) for line, m in imported_modules(path.read_text(encoding="utf-8"), package)
+           if (r := _room_of_module(m)) is not None and r not in allowed]
+    assert not bad, f"{path.relative_to(ROOT)} ({room}) may import only the rooms {allowed}; it imports " + ", ".join(
+        f"{m} (line {line})" for line, m in bad)
 
 
 def _module_level(tree: ast.Module) -> list[ast.AST]:
@@ -200,7 +225,7 @@ def reexported_names(source: str, package: str) -> list[tuple[int, str, str]]:
 def _package_modules() -> list[Path]:
     """Every module of the installed package but its ``__init__`` files (the facade and the package
     namespaces, which may gather names); the WebShop façades under ``compat/`` are not scanned."""
-    files = [p for folder in ("shopsim", *FOLDERS) for p in sorted((ROOT / folder).rglob("*.py"))]
+    files = [p for folder in ("shopsim", "cli", *FOLDERS) for p in sorted((ROOT / folder).rglob("*.py"))]
     return [p for p in files if p.name != "__init__.py"]
 
 

@@ -12,11 +12,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
-from shopsim.observation_state import ObservationState, V8Feedback
 from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, BodyErrorCode
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.reward import RewardDetail
 from shopsim.simsite.v8.service import V8Reset, V8Restore, V8StepRequest, V8Terminate
+from shopsim.v8.observation_state import ObservationState, V8Feedback
 
 __all__ = [
     "ERROR_CODES",

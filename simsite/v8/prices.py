@@ -11,7 +11,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from shopsim.simsite.v8.catalog import V8Product, V8Task
+from shopsim.simsite.v8.records import V8Product, V8Task
 
 __all__ = ["APPROX_FACTOR", "Budget", "PriceResolution", "parse_budget", "resolve_price", "task_budget"]
 

@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol
 import numpy as np
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.v8.catalog import V8Product
+from shopsim.simsite.v8.records import V8Product
 from shopsim.simsite.v8.tokens import TOKENIZER_VERSION, tokenize
 
 __all__ = [

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from shopsim.errors import ConfigError
-from shopsim.simsite.v8.catalog import V8Catalog
+from shopsim.simsite.v8.records import V8Catalog
 from shopsim.simsite.v8.search import RESULTS_N, SEARCH_VERSION, V8SearchEngine
 
 __all__ = ["QueryKindStats", "SearchEvalReport", "evaluate_search"]

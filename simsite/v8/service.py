@@ -39,12 +39,12 @@ from shopsim.simsite.json_api import (
     strict_json_loads,
 )
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
-from shopsim.simsite.v8.catalog import public_persona
 from shopsim.simsite.v8.environment import ENVIRONMENT
+from shopsim.simsite.v8.records import public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
-from shopsim.tool_calls import canonical_action
+from shopsim.v8.tool_calls import canonical_action
 
 __all__ = ["V8Reset", "V8Restore", "V8StepRequest", "V8Terminate", "create_v8_app"]
 

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from shopsim.errors import ConfigError, SessionError
-from shopsim.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
-from shopsim.observation_text import render_observation_text
 from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
-from shopsim.simsite.v8.catalog import V8Product, V8Task
 from shopsim.simsite.v8.prices import resolve_price
+from shopsim.simsite.v8.records import V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
-from shopsim.tool_calls import option_arg, parse_v8_action
+from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
+from shopsim.v8.observation_text import render_observation_text
+from shopsim.v8.tool_calls import option_arg, parse_v8_action
 
 __all__ = [
     "DEFAULT_MAX_ACTIONS",

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.errors import ConfigError, DataError
-from shopsim.simsite.v8.catalog import V8Catalog, V8Product, V8Task
+from shopsim.simsite.v8.records import V8Catalog, V8Product, V8Task
 from shopsim.simsite.v8.reward import TitleTerms, default_title_terms
 
 __all__ = ["V8Shop", "find_v8_catalog"]
@@ -16,7 +16,7 @@ __all__ = ["V8Shop", "find_v8_catalog"]
 def find_v8_catalog(data: str | Path | None) -> Path:
     """A v8 catalog file: the path itself, or the one ``*.json[.gz]`` products file in a folder."""
     if data is None:
-        from shopsim.simsite.catalog.v8 import default_v8_catalog
+        from shopsim.simsite.v8.catalog import default_v8_catalog
 
         return default_v8_catalog()
     p = Path(data)

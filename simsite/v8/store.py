@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.errors import DataError
-from shopsim.simsite.v8.catalog import parse_v8_records, read_v8_json
+from shopsim.simsite.v8.records import parse_v8_records, read_v8_json
 
 __all__ = ["PREPARED_FORMAT", "PrepareReport", "open_v8_data", "prepare_v8"]
 
@@ -119,7 +119,7 @@ def _read_manifest(root: Path) -> dict[str, Any]:
 
 def open_v8_data(data: str | Path | None, *, engine: str = "default", task_ids: list[int] | None = None) -> Any:
     """A V8Shop from a prepared folder (checked, saved index) or a raw catalog file (indexed now)."""
-    from shopsim.simsite.v8.catalog import load_v8_catalog
+    from shopsim.simsite.v8.records import load_v8_catalog
     from shopsim.simsite.v8.search import load_index, make_engine
     from shopsim.simsite.v8.shop import V8Shop, find_v8_catalog
 

@@ -1,0 +1,272 @@
+"""``shopsim eval``: run an agent over goals through any page source, in parallel, resumably.
+
+Each worker process builds its own shop, page source (and browser) and runs a slice of the goals
+(``agents.run_worker``); with ``executor="ray"`` Ray actors play them and send every record and
+step back here, to be written the same way (``agents.ray_executor``). Every step goes to ``traces.jsonl``; every finished episode to
+``episodes.jsonl`` as soon as it ends (which makes a run resumable: goals already there are
+skipped, even after a crash; what resuming drops and reruns is reported on stderr and in
+``summary.json``'s ``"resume"``); at the end ``episodes.jsonl`` is rewritten in goal order (so equal
+runs give equal files), ``summary.json`` holds the metrics with bootstrap intervals
+(``agents.metrics``), the breakdown by kind of goal (``agents.breakdown``), the cost
+(``agents.cost``) and the run's metadata (``agents.run_meta``), and ``report.html`` shows them.
+
+A run stopped by Ctrl-C, SIGTERM or an error still writes ``summary.json`` (``"status":
+"aborted"`` and the ``"reason"``) over the episodes it finished, then re-raises; rerunning the
+same command resumes it. Secrets never reach the folder (``agents.redact``).
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from shopsim.agents.episode import sum_counts
+from shopsim.agents.evaluation.config import EvalConfig, forget_shop, run_shop
+from shopsim.agents.evaluation.run_files import merge_traces, read_episodes, resume_note, write_atomic
+from shopsim.agents.evaluation.run_meta import run_metadata
+from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs, run_todo
+from shopsim.agents.redact import Scrubber
+from shopsim.agents.reports.breakdown import breakdown, goal_groups
+from shopsim.agents.reports.cost import cost_summary
+from shopsim.agents.reports.metrics import Summary, compute_metrics
+from shopsim.agents.transfer.replay_goals import ReplayGoals
+from shopsim.errors import ConfigError
+from shopsim.progress import Progress
+from shopsim.simsite.shop import Shop
+
+if TYPE_CHECKING:
+    from shopsim.simsite.server import ServerThread
+
+__all__ = ["RunTerminated", "run_eval", "start_server"]
+
+class RunTerminated(KeyboardInterrupt):
+    """SIGTERM during a run, raised in the main thread so the run can say it was stopped."""
+
+
+def start_server(shop: Shop) -> ServerThread:
+    """Serve ``shop`` on 127.0.0.1 for the duration of a ``with`` block (uvicorn is imported only here)."""
+    from shopsim.simsite.server import serve_shop
+
+    return serve_shop(shop)
+
+
+@contextmanager
+def _sigterm_raises() -> Iterator[None]:
+    """Turn SIGTERM into :class:`RunTerminated` for the block (main thread only; restored after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise RunTerminated("SIGTERM")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _abort_reason(exc: BaseException) -> str:
+    if isinstance(exc, RunTerminated):
+        return "terminated (SIGTERM)"
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted (Ctrl-C)"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _goal_groups(cfg: EvalConfig, replay: ReplayGoals | None, goals: list[int]) -> dict[int, dict[str, str]]:
+    """Each goal's groups (``agents.breakdown``); the shop is loaded only when some goal needs them."""
+    if not goals:
+        return {}
+    if replay is not None:
+        return {g: goal_groups(replay.goals[g]) for g in goals}
+    shop = run_shop(cfg)
+    out = {}
+    for g in goals:
+        goal = shop.goal(g)
+        product = shop.product(goal.asin) if cfg.profile == "shopsim-v8" else None
+        out[g] = goal_groups(goal, product, cfg.task_mode)
+    return out
+
+
+def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str, Any]]:
+    """Run (or resume) an evaluation and write its files; returns the summary and extra figures.
+
+    Resuming a run folder keeps its finished episodes and drops what a killed or damaged run left
+    behind (torn or garbage lines, duplicates, steps of unfinished episodes). What was dropped and
+    what runs now goes to ``extra["resume"]`` and ``summary.json``'s ``"resume"`` and, with
+    ``progress``, one line on stderr: repairs are never silent.
+    """
+    if cfg.trace != "off" and cfg.adapter != "browser":
+        raise ConfigError(f"--trace {cfg.trace} records Playwright traces of a real browser: it needs "
+                          f"--adapter browser (this run uses --adapter {cfg.adapter})")
+    if cfg.address is not None and cfg.executor != "ray":
+        raise ConfigError(f"--address {cfg.address} names a Ray cluster: it needs --executor ray")
+    if cfg.executor == "ray":  # before anything is written: without Ray, one line that says how to get it
+        from shopsim.agents.evaluation.ray_executor import require_ray
+
+        require_ray()
+    started = datetime.now(UTC)
+    out = Path(cfg.out)
+    replay = ReplayGoals.for_run(cfg)
+    if replay is not None:  # every goal has its bundle before anything is written or run
+        replay.check(cfg.goals)
+    episodes_path = out / "episodes.jsonl"
+    resuming = episodes_path.exists() or any(out.glob("traces*.jsonl"))
+    episode_drops: Counter[str] = Counter()
+    trace_drops: Counter[str] = Counter()
+    unfinished: set[int] = set()
+    finished = read_episodes(episodes_path, episode_drops)
+    if replay is not None:
+        replay.check_resume(out, finished, cfg.goals)
+    (out / "screenshots").mkdir(parents=True, exist_ok=True)
+    if cfg.trace != "off":
+        (out / TRACE_DIR).mkdir(exist_ok=True)
+    scrub = Scrubber.for_run(cfg.agent_options)
+    groups = _goal_groups(cfg, replay, [g for g in dict.fromkeys(cfg.goals)
+                                        if "goal_groups" not in finished.get(g, {})])
+    for g, rec in finished.items():
+        if "goal_groups" not in rec and g in groups:
+            rec["goal_groups"] = groups[g]
+    if episodes_path.exists():  # normalise: a torn last line must not swallow the next record
+        write_atomic(episodes_path, "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
+    # Drop steps of episodes a killed run left unfinished (they are rerun from the start).
+    merge_traces(out, keep=set(finished), dropped=trace_drops, unfinished=unfinished, always=resuming)
+    todo = [g for g in dict.fromkeys(cfg.goals) if g not in finished]
+    resume: dict[str, Any] | None = None
+    if resuming:
+        resume = {
+            "episodes_done": len(dict.fromkeys(cfg.goals)) - len(todo), "episodes_run_now": len(todo),
+            "episodes_rerun": len(unfinished.intersection(todo)),
+            "episode_lines_dropped": {k: episode_drops[k] for k in ("truncated", "garbage", "duplicate")},
+            "trace_lines_dropped": {k: trace_drops[k] for k in ("truncated", "garbage", "unfinished", "duplicate")},
+        }
+        if progress:
+            print(resume_note(out, resume), file=sys.stderr, flush=True)
+    (out / "config.json").write_text(scrub.text(cfg.saved_json()))
+    meta = run_metadata(cfg, started=started, goals=replay.goals if replay is not None else None)
+    t0 = time.perf_counter()
+    bar = Progress("eval", len(todo), " ep", enabled=None if progress else False)
+    ctx = _Run(cfg=cfg, out=out, finished=finished, scrub=scrub, meta=meta, t0=t0, todo=todo, replay=replay,
+               resume=resume, trace_drops=trace_drops)
+    try:
+        with _sigterm_raises(), ExitStack() as stack:
+            # Ray actors serve their own shop: the driver's 127.0.0.1 may be out of their reach.
+            if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None and cfg.executor == "local":
+                served = run_shop(cfg)
+                if len(todo) > 50:
+                    served.prime_nouns()
+                server = stack.enter_context(start_server(served))
+                cfg = cfg.model_copy(update={"base_url": server.base_url})
+            if todo:
+                with open(episodes_path, "a", encoding="utf-8") as ep_file:
+                    def take(rec: dict[str, Any]) -> None:
+                        g = rec["goal_index"]
+                        if g in groups:
+                            rec["goal_groups"] = groups[g]
+                        ep_file.write(json.dumps(rec) + "\n")
+                        ep_file.flush()
+                        finished[g] = rec
+                        bar.update()
+
+                    if cfg.executor == "ray":
+                        from shopsim.agents.evaluation.ray_executor import run_todo_ray
+
+                        ctx.ray = asdict(run_todo_ray(cfg, todo, take))
+                    else:
+                        run_todo(cfg, todo, take)
+    except BaseException as exc:
+        bar.close()
+        forget_shop()
+        try:  # best effort: the folder must say the run stopped, but never hide why it did
+            _finish(ctx, status="aborted", reason=scrub.text(_abort_reason(exc)))
+        except Exception as report_error:
+            print(f"shopsim eval: could not write the aborted run's summary: {report_error}", file=sys.stderr)
+        raise
+    bar.close()
+    forget_shop()
+    return _finish(ctx, status="complete")
+
+
+@dataclass
+class _Run:
+    """What writing a run's summary needs (at the end, or when it is aborted)."""
+
+    cfg: EvalConfig
+    out: Path
+    finished: dict[int, dict[str, Any]]
+    scrub: Scrubber
+    meta: dict[str, Any]
+    t0: float
+    todo: list[int]
+    replay: ReplayGoals | None
+    resume: dict[str, Any] | None
+    trace_drops: Counter[str]
+    #: The Ray executor's figures (address, actors, retries), when it ran.
+    ray: dict[str, Any] | None = None
+
+
+def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summary, dict[str, Any]]:
+    """Fold traces, rewrite episodes in goal order, write ``summary.json`` and ``report.html``."""
+    from shopsim.agents.reports.report import write_report
+
+    cfg, out, finished, scrub, trace_drops = ctx.cfg, ctx.out, ctx.finished, ctx.scrub, ctx.trace_drops
+    elapsed = time.perf_counter() - ctx.t0
+    # A complete run keeps the steps of finished episodes; an aborted one keeps every step (the
+    # viewer shows the unfinished episode's; resuming drops them and says so).
+    merge_traces(out, keep=set(finished) if status == "complete" else None, dropped=trace_drops)
+    clear_part_dirs(out)
+    write_atomic(out / "episodes.jsonl", "".join(json.dumps(finished[g]) + "\n" for g in sorted(finished)))
+    goals = list(dict.fromkeys(cfg.goals))
+    records = [finished[g] for g in goals if g in finished]
+    metrics = compute_metrics(records)
+    summary = Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
+    head = metrics.headline()
+    extra: dict[str, Any] = {
+        "status": status, **({"reason": reason, "episodes_missing": len(goals) - len(records)} if reason else {}),
+        "unique_items": metrics.unique_items, "searches_per_episode": metrics.searches_per_episode,
+        "ci": head["ci"], "failures": head["failures"], "primary_failures": head["primary_failures"],
+        "seconds": elapsed, "episodes_run_now": len(ctx.todo), "adapter": cfg.adapter, "agent": cfg.agent,
+        "executor": cfg.executor,
+    }
+    if ctx.ray is not None:
+        extra["ray"] = ctx.ray
+    if cfg.profile != "webshop":
+        versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
+        extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
+                     terminations=metrics.terminations)
+    extra["breakdown"] = {axis: {g: s.model_dump() for g, s in groups.items()}
+                          for axis, groups in breakdown(records).items()}
+    spend = sum_counts(records)
+    if spend is not None:
+        extra["agent_stats"] = spend
+    cost = cost_summary(records, cfg.price_per_1k_tokens)
+    if cost is not None:
+        extra["cost"] = cost.model_dump()
+    if cfg.trace != "off":
+        kept = [r["trace"] for r in records if r.get("trace")]
+        extra["traces"] = {"mode": cfg.trace, "folder": TRACE_DIR, "kept": len(kept),
+                           "example": kept[0] if kept else None}
+    replay = ctx.replay
+    if replay is not None:
+        extra["bundles"] = replay.summary([g for g in goals if g in finished])
+    resume = ctx.resume
+    if resume is not None:  # with anything the final merge dropped (nothing, unless a worker misbehaved)
+        resume["trace_lines_dropped"] = {k: trace_drops[k] for k in resume["trace_lines_dropped"]}
+        extra["resume"] = resume
+    extra["run"] = ctx.meta
+    extra = scrub.data(extra)
+    write_atomic(out / "summary.json", json.dumps({**head, **extra}, indent=2))
+    extra["report"] = str(write_report(out))
+    return summary, extra

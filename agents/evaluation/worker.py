@@ -1,0 +1,285 @@
+"""The episode loop of ``shopsim eval``, in this process or in spawned worker processes.
+
+Each worker builds its own page source (and browser) and runs a slice of the goals; every step
+goes to its ``traces.part<N>.jsonl``, every finished episode to the parent through a queue. With
+``trace`` on, each browser episode's Playwright trace is saved as ``traces/goal-<N>.zip`` (with
+``failures``, only when the episode's r_success is 0) and its path recorded in the episode.
+Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
+them, so an aborted run never leaves browsers behind. :class:`EpisodePlayer` is the part both
+executors share: the Ray actors (``agents.ray_executor``) play episodes with it too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import queue
+import shutil
+from collections.abc import Callable
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Protocol
+
+from shopsim.adapters.env import ShopEnv
+from shopsim.agents.base import PolicyFailure
+from shopsim.agents.episode import EpisodeResult, agent_counts, counts_since
+from shopsim.agents.evaluation.config import EvalConfig, run_shop
+from shopsim.agents.redact import Scrubber
+from shopsim.agents.reports.metrics import episode_row
+from shopsim.agents.transfer.replay_goals import ReplayGoals
+from shopsim.errors import SourceError
+
+__all__ = ["TRACE_DIR", "EpisodePlayer", "clear_part_dirs", "run_todo", "trace_name"]
+
+TRACE_DIR = "traces"
+
+
+def trace_name(goal: int) -> str:
+    """A goal's trace zip, relative to the run folder (what ``episodes.jsonl`` records)."""
+    return f"{TRACE_DIR}/goal-{goal}.zip"
+
+
+class _Sink(Protocol):
+    """Where a worker hands each finished episode."""
+
+    def put(self, item: Any) -> None: ...
+
+
+def _source(cfg: EvalConfig, stack: ExitStack, part: int) -> Any:
+    from shopsim.adapters.browser_source import BrowserSource
+    from shopsim.adapters.sources import HttpSource
+
+    if cfg.adapter == "inprocess":
+        return None
+    assert cfg.base_url is not None
+    if cfg.adapter == "http":
+        return stack.enter_context(HttpSource(cfg.base_url, strict=cfg.strict, max_steps=None))
+    trace: Any = Path(cfg.out) / TRACE_DIR / f".part{part}" if cfg.trace != "off" else False
+    return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path,
+                                             trace=trace))
+
+
+def _save_trace(source: Any, out: Path, goal: int, keep: bool, scrub: Scrubber) -> str | None:
+    """End the episode's trace; keep it as ``traces/goal-<N>.zip`` or delete it. Returns the kept name."""
+    source.end_episode()
+    made = source.last_trace
+    if made is None or not Path(made).exists():
+        return None
+    if not keep:
+        Path(made).unlink()
+        return None
+    name = trace_name(goal)
+    os.replace(made, out / name)
+    scrub.zip_file(out / name)  # the browser only saw the shop, unless the agent typed a secret
+    return name
+
+
+class EpisodePlayer:
+    """One worker's shop, page source, env and agent, built once; :meth:`play` runs one goal.
+
+    Shared by the local worker processes (:func:`_worker`) and the Ray actors
+    (``agents.ray_executor``): both play an episode the same way, so both write the same records.
+    ``traces`` is anything with ``write`` (the part file here, an ``io.StringIO`` in an actor).
+    """
+
+    def __init__(self, cfg: EvalConfig, part: int, n_goals: int):
+        from shopsim.agents.registry import make_agent
+
+        self.cfg, self.part = cfg, part
+        self.scrub = Scrubber.for_run(cfg.agent_options)
+        self.replay = ReplayGoals.for_run(cfg)
+        # Only the in-process adapter scores purchases here; remote sources are scored by the server.
+        shop = run_shop(cfg) if cfg.adapter == "inprocess" else None
+        if shop is not None and n_goals > 50:
+            shop.prime_nouns()
+        self.tracing = cfg.trace != "off" and cfg.adapter == "browser"
+        self.v8 = cfg.profile == "shopsim-v8"
+        self.stack = ExitStack()
+        try:
+            self.source = None if self.replay else _source(cfg, self.stack, part)
+            self.env = ShopEnv(shop, strict=cfg.strict, source=self.source,
+                               max_steps=cfg.max_steps if self.v8 else None,
+                               task_mode=cfg.task_mode if self.v8 else None)
+            self.agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
+        except BaseException:
+            self.stack.close()
+            raise
+
+    def __enter__(self) -> EpisodePlayer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the page source (and its browser)."""
+        self.stack.close()
+
+    def play(self, g: int, traces: Any) -> dict[str, Any]:
+        """Play goal ``g``: its steps go to ``traces``; returns its (scrubbed) episode record."""
+        cfg, out = self.cfg, Path(self.cfg.out)
+        bundle: dict[str, Any] = {}  # replay: which bundle this episode used, on every record
+        if self.replay is not None:
+            self.source = self.replay.source(g)
+            self.env = ShopEnv(None, source=self.source)
+            bundle = {"bundle": self.replay.ref(g).model_dump()}
+        try:
+            rec = _episode(cfg, self.env, self.agent, self.source, g, traces, bundle, self.v8, self.scrub)
+        except Exception:
+            if self.tracing:  # the failing episode's trace is the one worth having
+                with contextlib.suppress(Exception):
+                    _save_trace(self.source, out, g, True, self.scrub)
+            raise
+        if self.tracing:
+            kept = _save_trace(self.source, out, g, cfg.trace == "all" or episode_row(rec).r_success < 1, self.scrub)
+            if kept is not None:
+                rec["trace"] = kept
+        return self.scrub.data(rec)
+
+
+def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink) -> None:
+    """Run ``goals`` in this process; append steps to this part's trace file; hand off episodes."""
+    cfg = EvalConfig.model_validate_json(cfg_json)
+    with EpisodePlayer(cfg, part, len(goals)) as player, \
+            open(Path(cfg.out) / f"traces.part{part}.jsonl", "a", encoding="utf-8") as traces:
+        for g in goals:
+            rec = player.play(g, traces)
+            traces.flush()
+            sink.put(("episode", rec))
+
+
+def _episode(cfg: EvalConfig, env: ShopEnv, agent: Any, source: Any, g: int, traces: Any,
+             bundle: dict[str, Any], v8: bool, scrub: Scrubber) -> dict[str, Any]:
+    """Play goal ``g`` once; write its steps; return its episode record."""
+    out = Path(cfg.out)
+    agent.reset(seed=cfg.seed + g)
+    spent_before = agent_counts(agent)
+    obs, info = env.reset(seed=cfg.seed, options={"goal": g})
+    reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
+    visited: list[str] = []
+    while not finished and steps < cfg.max_steps:
+        state = info["page_state"]
+        try:
+            action = agent.act(obs, info["valid_actions"], info)
+        except PolicyFailure as failure:  # the runtime ends the episode (generation_length)
+            obs, reward, terminated, truncated, info = env.terminate(failure.code)
+            finished = True
+            break
+        obs_next, reward, terminated, truncated, info_next = env.step(action)
+        new_state = info_next["page_state"]
+        if new_state.product is not None and new_state.product.id not in visited:
+            visited.append(new_state.product.id)
+        row = {
+            "goal_index": g, "step": steps, "observation": obs, "valid_actions": info["valid_actions"],
+            "action": action, "reward": reward, "page_type": state.page_type, "url": state.url,
+            "next_page_type": new_state.page_type, "feedback": new_state.feedback.code, **bundle,
+            **({"termination": info_next.get("termination"),
+                "environment_version": info_next.get("environment_version")} if v8 else {}),
+        }
+        traces.write(json.dumps(scrub.data(row) if scrub else row) + "\n")
+        actions.append(action)
+        obs, info = obs_next, info_next
+        steps += 1
+        finished = terminated or truncated
+        if cfg.screenshots and source is not None and hasattr(source, "screenshot"):
+            shot = out / "screenshots" / f"{g}-{steps}.png"
+            source.screenshot(shot)
+            page = shot.with_suffix(".html")  # the page's HTML beside it: scrubbed like every text file
+            if scrub and page.exists():
+                page.write_text(scrub.text(page.read_text(encoding="utf-8")), encoding="utf-8")
+    result = EpisodeResult(goal_index=g, reward=reward, steps=steps, done=finished, truncated=truncated,
+                           reward_info=info.get("reward_info"), actions=actions)
+    result.termination = info.get("termination")
+    result.environment_version = info.get("environment_version")
+    # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
+    rec = {**result.model_dump(exclude=None if v8 else {"termination", "environment_version"}),
+           "unique_items": len(visited),
+           "searches": sum(a.lower().startswith("search[") for a in actions), **bundle}
+    spent = counts_since(agent, spent_before)
+    if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
+        rec["agent_stats"] = spent
+    return rec
+
+
+def _child(cfg_json: str, goals: list[int], part: int, q: Any) -> None:
+    """A worker process: episodes, then ``done``; an error goes to the parent as an exception."""
+    try:
+        _worker(cfg_json, goals, part, q)
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the parent reports it
+        return
+    except BaseException as exc:  # everything goes to the parent, which ends the run
+        try:
+            pickle.dumps(exc)
+            q.put(("error", exc))
+        except Exception:
+            q.put(("error", SourceError(f"worker {part}: {type(exc).__name__}: {exc}")))
+        return
+    q.put(("done", part))
+
+
+def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], None]) -> None:
+    """Run ``todo`` in one or more processes; ``take`` gets each episode record as it finishes.
+
+    A worker's error ends the run (raised here, finished episodes kept); any way out of here
+    (error, Ctrl-C, SIGTERM turned into an exception) terminates the worker processes first.
+    """
+    workers = max(1, min(cfg.workers, len(todo)))
+    slices = [todo[i::workers] for i in range(workers)]
+    if workers == 1:
+        class _Direct:
+            def put(self, item: Any) -> None:
+                take(item[1])
+
+        _worker(cfg.model_dump_json(), slices[0], 0, _Direct())
+        return
+    import multiprocessing as mp
+
+    # Spawn, not fork: the parent may hold a server thread and a Playwright browser that a forked
+    # child would inherit half-alive.
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    procs = [ctx.Process(target=_child, args=(cfg.model_dump_json(), s, i, q), daemon=True)
+             for i, s in enumerate(slices)]
+    running = set(range(workers))
+
+    def handle(kind: str, payload: Any) -> None:
+        if kind == "episode":
+            take(payload)
+        elif kind == "done":
+            running.discard(payload)
+        else:
+            raise payload
+
+    try:
+        for p in procs:
+            p.start()
+        while running:
+            try:
+                handle(*q.get(timeout=0.2))
+                continue
+            except queue.Empty:
+                pass
+            if not any(procs[i].exitcode is not None for i in running):
+                continue
+            with contextlib.suppress(queue.Empty):  # a finished worker's last words are in the pipe
+                while True:
+                    handle(*q.get(timeout=0.5))
+            gone = [i for i in sorted(running) if procs[i].exitcode is not None]
+            if gone:  # killed (out of memory, a signal) without finishing its goals
+                raise SourceError(f"worker {gone[0]} stopped before finishing its goals "
+                                  f"(exit code {procs[gone[0]].exitcode})")
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=30)
+        q.close()
+
+
+def clear_part_dirs(out: Path) -> None:
+    """Remove the per-worker trace folders (``traces/.part<N>``) a run leaves while it runs."""
+    for part in (out / TRACE_DIR).glob(".part*"):
+        shutil.rmtree(part, ignore_errors=True)

@@ -1,0 +1,321 @@
+"""Trajectory viewer: evaluation runs, their reports and each episode step by step, over HTTP.
+
+Mounted by ``shopsim serve --runs DIR`` (``create_app(shop, extra_routes=viewer_routes(DIR))``, for
+either profile). A run is any folder under ``runs_dir`` (up to three levels deep) that holds
+``summary.json`` or ``episodes.jsonl``: finished runs, aborted ones (``"status": "aborted"``) and
+ones that left no summary (killed, or still running) are all listed with their status. The list
+has a compare button (pick A and B: ``/compare-runs?a=RUN&b=RUN`` shows what ``shopsim compare``
+prints); episode pages link their Playwright trace (``/runs/<run>/traces/goal-<N>.zip``).
+
+Everything read from a run is escaped (Jinja autoescape); files are served only from inside
+``runs_dir``: every URL segment is checked against a strict pattern and the resolved path must stay
+under the resolved root (so neither ``..`` nor symlinks lead out).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import Route
+
+__all__ = ["find_runs", "read_episode", "resolve_run", "viewer_routes"]
+
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$")
+_SHOT = re.compile(r"^\d{1,9}-\d{1,6}\.png$")
+_TRACE = re.compile(r"^goal-\d{1,9}\.zip$")
+_MARKERS = ("summary.json", "episodes.jsonl")
+_MAX_DEPTH = 3
+
+_ENV = Environment(autoescape=True)
+_ENV.filters["q"] = lambda s: quote(str(s), safe="/")
+
+_STYLE = """<style>
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:#222;background:#fafafa}
+main{max-width:1100px;margin:0 auto;padding:16px 24px}h1{font-size:21px}h2{font-size:16px;margin:22px 0 6px}
+table{border-collapse:collapse;background:#fff}td,th{padding:3px 9px;border:1px solid #e3e3e3;text-align:left}
+th{background:#f0f0f0}td.n{text-align:right;font-variant-numeric:tabular-nums}.meta{color:#555}
+.step{background:#fff;border:1px solid #ddd;border-radius:6px;margin:12px 0;padding:10px 14px}
+.step h3{margin:0 0 6px;font-size:15px}pre{white-space:pre-wrap;word-break:break-word;background:#f6f6f6;
+padding:8px;border-radius:4px;margin:4px 0;max-height:22em;overflow:auto}
+.chip{display:inline-block;margin:2px;padding:1px 7px;border-radius:9px;background:#eee;font-size:12px}
+.chip.on{background:#4c78a8;color:#fff}.act{font-family:ui-monospace,monospace;background:#fff3c4;padding:1px 4px}
+.bad{color:#b00}.ok{color:#2a7a2a}img.shot{max-width:100%;border:1px solid #ccc;margin-top:6px}
+nav a{margin-right:12px}.warn{background:#fff3cd;border:1px solid #e0c36b;padding:6px 10px;border-radius:4px}
+tr.better td:first-child{border-left:4px solid #54a24b}tr.worse td:first-child{border-left:4px solid #e45756}
+code{background:#f0f0f0;padding:0 3px}
+</style>"""
+
+_LIST = _ENV.from_string("""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>shopsim runs</title>""" + _STYLE + """</head><body><main>
+<h1>Evaluation runs</h1><p class="meta">in {{ root }}</p>
+{% if runs %}<form method="get" action="/compare-runs">
+<table><thead><tr><th>A</th><th>B</th><th>run</th><th>status</th><th>agent</th><th>adapter</th><th>episodes</th>
+<th>score</th><th>success</th><th>r_strict</th><th>avg steps</th></tr></thead><tbody>
+{% for r in runs %}<tr><td><input type="radio" name="a" value="{{ r.id }}" aria-label="A: {{ r.id }}"{{ ' checked' if loop.index == 1 else '' }}></td>
+<td><input type="radio" name="b" value="{{ r.id }}" aria-label="B: {{ r.id }}"{{ ' checked' if loop.index == 2 else '' }}></td>
+<td><a href="/runs/{{ r.id | q }}">{{ r.id }}</a></td>
+<td>{% if r.status == 'complete' %}complete{% else %}<span class="bad" title="{{ r.reason }}">{{ r.status }}</span>{% if r.reason %} <span class="meta">({{ r.reason }})</span>{% endif %}{% endif %}</td>
+<td>{{ r.agent }}</td><td>{{ r.adapter }}</td>
+<td class="n">{{ r.episodes }}</td><td class="n">{{ r.score }}</td><td class="n">{{ r.success }}</td>
+<td class="n">{{ r.r_strict }}</td><td class="n">{{ r.avg_steps }}</td></tr>
+{% endfor %}</tbody></table>
+<p><button type="submit">compare A and B</button> <span class="meta">paired per goal, as <code>shopsim compare A B</code></span></p>
+</form>
+{% else %}<p>No runs yet. Write one with <code>shopsim eval --out {{ root }}/NAME</code>.</p>{% endif %}
+</main></body></html>""")
+
+_EPISODE = _ENV.from_string("""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<title>{{ run }} · goal {{ goal }}</title>""" + _STYLE + """</head><body><main>
+<nav><a href="/runs">all runs</a><a href="/runs/{{ run | q }}">report of {{ run }}</a>
+{% if prev is not none %}<a href="/runs/{{ run | q }}/episodes/{{ prev }}">&larr; goal {{ prev }}</a>{% endif %}
+{% if next is not none %}<a href="/runs/{{ run | q }}/episodes/{{ next }}">goal {{ next }} &rarr;</a>{% endif %}</nav>
+<h1>{{ run }} · goal {{ goal }}</h1>
+{% if episode %}<p>reward <b>{{ '%.3f' % episode.reward }}</b> in {{ episode.steps }} steps ·
+{% if outcome %}<span class="bad">{{ outcome | join(', ') }}</span>{% else %}<span class="ok">success</span>{% endif %}
+{% if info %} · bought {{ info.get('purchased_asin') }}{% if info.get('target_asin_match') %} (the target){% endif %}{% endif %}
+{% if episode.truncated %} · truncated{% endif %}</p>
+{% if trace %}<p>Playwright trace: <a href="/runs/{{ run | q }}/traces/{{ trace.name }}">{{ trace.name }}</a> · open it with
+<code>playwright show-trace {{ trace.path }}</code></p>{% endif %}
+{% else %}<p class="meta">This goal has no finished episode in the run (only its steps, if any).</p>{% endif %}
+{% for s in steps %}<div class="step" id="step-{{ s.step }}"><h3>step {{ s.step }} · {{ s.page_type }}
+&rarr; {{ s.next_page_type }}{% if s.reward %} · reward {{ '%.3f' % s.reward }}{% endif %}
+{% if s.feedback and s.feedback != 'ok' %} · <span class="bad">{{ s.feedback }}</span>{% endif %}</h3>
+<div class="meta">URL: {{ s.url }}</div>
+<pre>{{ s.observation }}</pre>
+<div>valid actions: {% if s.search_bar %}<span class="chip{{ ' on' if s.searched else '' }}">search[…]</span>{% endif %}
+{% for c in s.clickables %}<span class="chip{{ ' on' if c == s.clicked else '' }}">{{ c }}</span>{% endfor %}</div>
+<p>action: <span class="act">{{ s.action }}</span></p>
+{% if s.shot %}<img class="shot" alt="page after step {{ s.step }}" src="/runs/{{ run | q }}/screenshots/{{ s.shot }}">{% endif %}
+</div>{% endfor %}
+{% if info %}<h2>Reward breakdown</h2><table><tbody>
+{% for k, v in info.items() %}<tr><td>{{ k }}</td><td>{{ v }}</td></tr>{% endfor %}</tbody></table>{% endif %}
+</main></body></html>""")
+
+
+def _fmt(v: Any, pattern: str) -> str:
+    return pattern.format(v) if isinstance(v, int | float) and not isinstance(v, bool) else "–"
+
+
+def resolve_run(root: Path, run_id: str) -> Path | None:
+    """The run folder ``run_id`` names under ``root``, or None when it is not a safe, real run."""
+    parts = run_id.split("/")
+    if not 1 <= len(parts) <= _MAX_DEPTH or not all(_SEGMENT.match(p) for p in parts):
+        return None
+    base = root.resolve()
+    path = (base / Path(*parts)).resolve()
+    if not path.is_relative_to(base) or path == base or not any((path / m).is_file() for m in _MARKERS):
+        return None
+    return path
+
+
+def _partial_numbers(run: Path) -> dict[str, Any]:
+    """Episodes and score of a run without a summary (read from its ``episodes.jsonl``)."""
+    from shopsim.agents.reports.report import load_run
+
+    _, _, records = load_run(run)
+    rewards = [float(r.get("reward") or 0.0) for r in records]
+    n = len(rewards)
+    return {"episodes": n, "score": 100 * sum(rewards) / n if n else None,
+            "success_rate": sum(r >= 1 - 1e-9 for r in rewards) / n if n else None}
+
+
+def find_runs(root: Path) -> list[dict[str, Any]]:
+    """Runs under ``root`` (folders with ``summary.json`` or ``episodes.jsonl``), their status and
+    headline numbers, by name. Status: ``complete``, ``aborted`` (with the reason) or ``incomplete``
+    (no summary: the run was killed, or is still running)."""
+    base = root.resolve()
+    if not base.is_dir():
+        return []
+    found: set[str] = set()
+    for depth in range(1, _MAX_DEPTH + 1):
+        for marker in _MARKERS:
+            for path in base.glob("/".join(["*"] * depth) + "/" + marker):
+                found.add(path.parent.relative_to(base).as_posix())
+    runs = []
+    for run_id in sorted(found):
+        run = resolve_run(root, run_id)
+        if run is None:
+            continue
+        summary_path = run / "summary.json"
+        try:
+            s = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else None
+        except (OSError, json.JSONDecodeError):
+            s = {}
+        if s is None:
+            status, reason = "incomplete", "no summary.json: killed, or still running"
+            config = _read_json(run / "config.json")
+            s = {"agent": config.get("agent", "?"), "adapter": config.get("adapter", "?"), **_partial_numbers(run)}
+        else:
+            s = s if isinstance(s, dict) else {}
+            status = str(s.get("status") or "complete")
+            reason = str(s.get("reason") or "")
+        runs.append({"id": run_id, "status": status, "reason": reason,
+                     "agent": s.get("agent", "?"), "adapter": s.get("adapter", "?"),
+                     "episodes": s.get("episodes", "?"), "score": _fmt(s.get("score"), "{:.1f}"),
+                     "success": _fmt(100 * s["success_rate"] if isinstance(s.get("success_rate"), int | float)
+                                     else None, "{:.1f}%"),
+                     "r_strict": _fmt(s.get("r_strict"), "{:.3f}"), "avg_steps": _fmt(s.get("avg_steps"), "{:.2f}")})
+    return runs
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, json.JSONDecodeError):
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def _jsonl_goal(path: Path, goal: int) -> list[dict[str, Any]]:
+    """Records of one goal; a cheap prefix test skips other goals' lines without parsing them."""
+    out: list[dict[str, Any]] = []
+    if not path.is_file():
+        return out
+    prefix, generic = f'{{"goal_index": {goal},', '{"goal_index": '
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith(generic) and not line.startswith(prefix):
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(rec, dict) and rec.get("goal_index") == goal:
+                out.append(rec)
+    return out
+
+
+def read_episode(run: Path, goal: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """``(episode record or None, its steps in order)`` from a run folder."""
+    episodes = _jsonl_goal(run / "episodes.jsonl", goal)
+    steps = sorted(_jsonl_goal(run / "traces.jsonl", goal), key=lambda r: int(r.get("step", 0)))
+    return (episodes[-1] if episodes else None), steps
+
+
+def _goal_neighbours(run: Path, goal: int) -> tuple[int | None, int | None]:
+    goals: list[int] = []
+    path = run / "episodes.jsonl"
+    if path.is_file():
+        pattern = re.compile(r'^\{"goal_index": (\d+),')
+        with open(path, encoding="utf-8") as f:
+            goals = sorted({int(m.group(1)) for line in f if (m := pattern.match(line))})
+    before = [g for g in goals if g < goal]
+    after = [g for g in goals if g > goal]
+    return (before[-1] if before else None), (after[0] if after else None)
+
+
+def _step_view(row: dict[str, Any], shots: Path, goal: int) -> dict[str, Any]:
+    va = row.get("valid_actions") or {}
+    action = str(row.get("action", ""))
+    clicked = action[6:-1] if action.startswith("click[") and action.endswith("]") else None
+    step = int(row.get("step", 0))
+    shot = f"{goal}-{step + 1}.png"
+    return {
+        "step": step, "page_type": row.get("page_type"), "next_page_type": row.get("next_page_type"),
+        "reward": row.get("reward") or 0.0, "feedback": row.get("feedback"), "url": row.get("url"),
+        "observation": row.get("observation", ""), "action": action, "clicked": clicked,
+        "searched": action.startswith("search["), "search_bar": bool(va.get("has_search_bar")),
+        "clickables": [str(c) for c in va.get("clickables") or [] if not (c == "search" and va.get("has_search_bar"))],
+        "shot": shot if (shots / shot).is_file() else None,
+    }
+
+
+_ERROR = _ENV.from_string("<!DOCTYPE html><html><head><meta charset='utf-8'><title>{{ status }}</title></head>"
+                          "<body><h1>{{ status }}</h1><p>{{ message }}</p><p><a href='/runs'>all runs</a></p>"
+                          "</body></html>")
+
+
+def _not_found(message: str, status: int = 404) -> HTMLResponse:
+    return HTMLResponse(_ERROR.render(status=status, message=message), status_code=status)
+
+
+def viewer_routes(runs_dir: str | Path) -> list[Route]:
+    """Routes for ``/runs``, ``/runs/<run>``, its episodes, screenshots and traces, and ``/compare-runs``."""
+    root = Path(runs_dir)
+
+    def run_list(request: Request) -> Response:
+        return HTMLResponse(_LIST.render(root=str(root), runs=find_runs(root)))
+
+    def report(request: Request) -> Response:
+        from shopsim.agents.reports.report import render_report
+
+        run_id = request.path_params["run"].rstrip("/")
+        run = resolve_run(root, run_id)
+        if run is None:
+            return _not_found(f"no run {run_id[:100]!r} under the runs folder")
+        # rendered, not report.html from disk: its links must point into the viewer, and a run
+        # without a summary (killed, or still running) has no report.html yet
+        return HTMLResponse(render_report(run, link_base=f"/runs/{quote(run_id, safe='/')}"))
+
+    def compare(request: Request) -> Response:
+        from shopsim.agents.reports.compare import compare_runs
+        from shopsim.agents.reports.compare_page import render_comparison
+        from shopsim.errors import ShopsimError
+
+        a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
+        runs = {k: resolve_run(root, v) for k, v in (("a", a), ("b", b))}
+        if runs["a"] is None or runs["b"] is None:
+            return _not_found("pick two runs under the runs folder to compare (A and B)", 400)
+        try:
+            result = compare_runs(runs["a"], runs["b"])
+        except ShopsimError as exc:
+            return _not_found(str(exc), 400)
+        return HTMLResponse(render_comparison(result, a, b, _STYLE))
+
+    def episode(request: Request) -> Response:
+        run_id, goal = request.path_params["run"], request.path_params["goal"]
+        run = resolve_run(root, run_id)
+        if run is None:
+            return _not_found(f"no run {run_id[:100]!r} under the runs folder")
+        record, steps = read_episode(run, goal)
+        if record is None and not steps:
+            return _not_found(f"run {run_id!r} has no episode for goal {goal}")
+        info = (record or {}).get("reward_info") or None
+        from shopsim.agents.reports.metrics import failure_labels
+
+        prev, nxt = _goal_neighbours(run, goal)
+        trace = None
+        name = f"goal-{goal}.zip"
+        if record is not None and record.get("trace") == f"traces/{name}" and (run / "traces" / name).is_file():
+            trace = {"name": name, "path": str(run / "traces" / name)}
+        return HTMLResponse(_EPISODE.render(
+            run=run_id, goal=goal, episode=record, info=info, prev=prev, next=nxt, trace=trace,
+            outcome=failure_labels(info) if record is not None else [],
+            steps=[_step_view(s, run / "screenshots", goal) for s in steps]))
+
+    def screenshot(request: Request) -> Response:
+        run_id, name = request.path_params["run"], request.path_params["name"]
+        run = resolve_run(root, run_id)
+        if run is None or not _SHOT.match(name):
+            return _not_found("no such screenshot")
+        path = (run / "screenshots" / name).resolve()
+        if not path.is_relative_to(root.resolve()) or not path.is_file():
+            return _not_found("no such screenshot")
+        return FileResponse(path, media_type="image/png")
+
+    def trace(request: Request) -> Response:
+        run_id, name = request.path_params["run"], request.path_params["name"]
+        run = resolve_run(root, run_id)
+        if run is None or not _TRACE.match(name):
+            return _not_found("no such trace")
+        path = (run / "traces" / name).resolve()
+        if not path.is_relative_to(root.resolve()) or not path.is_file():
+            return _not_found("no such trace")
+        return FileResponse(path, media_type="application/zip", filename=name)
+
+    return [
+        Route("/runs", run_list),
+        Route("/runs/", run_list),
+        Route("/compare-runs", compare),
+        Route("/runs/{run:path}/episodes/{goal:int}", episode),
+        Route("/runs/{run:path}/screenshots/{name}", screenshot),
+        Route("/runs/{run:path}/traces/{name}", trace),
+        Route("/runs/{run:path}", report),
+    ]

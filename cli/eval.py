@@ -1,0 +1,142 @@
+"""``shopsim eval``: evaluate an agent through any page source, in parallel, resumably."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.agents.reports.cost import parse_prices
+from shopsim.agents.reports.summary_text import breakdown_lines, run_line, summary_rows
+from shopsim.cli.options import agent_options, load_shop, print_table, shop_args
+from shopsim.errors import ConfigError
+
+__all__ = ["register"]
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Evaluate an agent through a page source and write traces, episodes and a summary."""
+    from shopsim.agents.evaluation.config import EvalConfig
+    from shopsim.agents.evaluation.runner import run_eval
+    from shopsim.simsite.goals import parse_goal_spec
+    from shopsim.simsite.profiles import get_profile
+
+    profile = get_profile(args.profile)
+    if args.trace != "off" and args.adapter != "browser":
+        raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
+                          f"--adapter browser (not {args.adapter})")
+    prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
+    if profile.name != "webshop" and args.adapter != "inprocess":
+        raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
+                          "its HTTP API is served by `shopsim serve --profile` for your own clients")
+    if args.address is not None and args.executor != "ray":
+        raise ConfigError(f"--address {args.address} names a Ray cluster: it needs --executor ray")
+    if args.executor == "ray":  # fail before loading anything: one line that says how to install Ray
+        from shopsim.agents.evaluation.ray_executor import require_ray
+
+        require_ray()
+    options = agent_options(args.agent_option)
+    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
+    if args.adapter == "replay":
+        from shopsim.agents.transfer.replay_goals import ReplayGoals
+
+        replay = ReplayGoals(args.bundle, args.goal_file, args.bundle_map)  # a bad pairing fails here, in one line
+        n_goals, n_products = len(replay.goals), 0
+        goals = parse_goal_spec(args.goals, n_goals)
+        replay.check(goals)
+    elif args.bundle_map or args.action_model != "sim":
+        raise ConfigError(f"{'--bundle-map' if args.bundle_map else '--action-model'} is for --adapter replay")
+    else:
+        shop = load_shop(args)
+        n_goals, n_products = len(shop.goals), len(shop.products)
+        goals = shop.goal_indices(args.goals)
+    max_steps = args.max_steps or profile.default_max_actions or 15
+    cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
+                     num_products=args.num_products, human_goals=args.human_goals, goals=goals,
+                     workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,
+                     out=args.out, max_steps=max_steps,
+                     strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
+                     agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
+                     action_model=args.action_model, profile=profile.name, task_mode=args.task_mode,
+                     engine=args.engine, trace=args.trace,
+                     price_per_1k_tokens=prices)
+    try:
+        summary, extra = run_eval(cfg)
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (RunTerminated): the summary says aborted
+        from shopsim.agents.evaluation.runner import RunTerminated
+
+        how = "terminated (SIGTERM)" if isinstance(stop, RunTerminated) else "interrupted"
+        print(f"shopsim eval: {how}; finished episodes are kept in {args.out} (summary.json: status aborted); "
+              "run the same command again to resume", file=sys.stderr)
+        if isinstance(stop, RunTerminated):
+            return 143  # 128 + SIGTERM, as the shell reports a process SIGTERM ended
+        raise
+    if args.json:
+        print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
+        return 0
+    mode = "/" + args.browser_mode if args.adapter == "browser" else ""
+    on = f" executor=ray ({args.workers} actors)" if args.executor == "ray" else ""
+    print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode}{on} goals={args.goals} "
+          f"({summary.episodes} episodes, {extra['episodes_run_now']} run now)"
+          + (f" on {n_products} products" if n_products else ""))
+    print_table(summary_rows(summary, extra))
+    for line in breakdown_lines(extra.get("breakdown") or {}):
+        print(line)
+    print(run_line(extra.get("run") or {}))
+    print(f"traces: {args.out}/traces.jsonl  summary: {args.out}/summary.json  report: {args.out}/report.html")
+    if extra.get("traces"):
+        t = extra["traces"]
+        print(f"playwright traces ({t['mode']}): {t['kept']} in {args.out}/{t['folder']}/"
+              + (f"; open one with: playwright show-trace {args.out}/{t['example']}" if t.get("example") else ""))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``eval`` to the command line."""
+    from shopsim.agents.evaluation.config import ADAPTERS, EXECUTORS, TRACE_MODES
+    from shopsim.agents.evaluation.ray_executor import INSTALL_HINT
+
+    ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
+    ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
+    ev.add_argument("--adapter", default="inprocess", choices=ADAPTERS)
+    ev.add_argument("--browser-mode", default="click", choices=("url", "click"))
+    ev.add_argument("--browser", default=None, help="path to a Chromium executable")
+    ev.add_argument("--url", default=None, help="a running shop server (default: start one on 127.0.0.1)")
+    ev.add_argument("--goals", default="0:100", help="'A:B', 'N', 'A,B,C' or test/eval/train")
+    ev.add_argument("--workers", type=int, default=1, help="worker processes (local) or Ray actors (ray)")
+    ev.add_argument("--executor", default="local", choices=EXECUTORS,
+                    help="local: worker processes on this machine (default); ray: Ray actors, on a local "
+                         f"cluster sized by --workers or the one --address names ({INSTALL_HINT})")
+    ev.add_argument("--address", default=None, metavar="auto|ray://HOST:PORT",
+                    help="--executor ray: connect to this running Ray cluster (default: start a local one)")
+    ev.add_argument("--out", default="runs/latest", help="run folder (resumes when it has finished episodes)")
+    ev.add_argument("--max-steps", type=int, default=None,
+                    help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
+    ev.add_argument("--task-mode", default=None, choices=("standard", "persona"),
+                    help="shopsim-v8: show every task in this mode (default: each task's own)")
+    ev.add_argument("--strict", action="store_true")
+    ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
+    ev.add_argument("--trace", default="off", choices=TRACE_MODES,
+                    help="browser adapter: save a Playwright trace per episode as OUT/traces/goal-<N>.zip "
+                         "(failures: only episodes with r_success 0; all: every episode); open one with "
+                         "`playwright show-trace FILE` (default: off)")
+    ev.add_argument("--price-per-1k-tokens", default=None, metavar="IN,OUT",
+                    help="prices of 1,000 prompt (input) and 1,000 completion (output) tokens, e.g. 0.15,0.6: "
+                         "adds the cost per episode and in total (from the agent's token counts) to the "
+                         "summary and report; any currency (default: no cost shown)")
+    ev.add_argument("--json", action="store_true")
+    ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
+    ev.add_argument("--bundle", default=None, help="replay: a recorded bundle (it serves every goal), or a folder "
+                                                   "of bundles (each carrying its goal, or paired by --bundle-map)")
+    ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format; default: the "
+                                                      "goals the bundles carry)")
+    ev.add_argument("--bundle-map", default=None, help="replay: JSON or JSONL mapping goal index or goal id (asin) "
+                                                       "to a bundle folder (relative to --bundle, else to this file)")
+    ev.add_argument("--action-model", default="sim", choices=("sim", "native"),
+                    help="replay: real pages with the sim's action model (sim, the default: a search bar on the "
+                         "search page only) or the site's own search bar on every page (native)")
+    shop_args(ev)
+    ev.set_defaults(func=cmd_eval)
+
+

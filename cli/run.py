@@ -1,0 +1,73 @@
+"""``shopsim run``: evaluate an agent in-process and print WebShop's metrics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter
+
+from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.cli.options import agent_options, load_shop, print_table, shop_args
+
+__all__ = ["register"]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    """Evaluate an agent in-process on a goal range and print WebShop's metrics."""
+    from shopsim.adapters.env import ShopEnv
+    from shopsim.agents.episode import run_episode
+    from shopsim.agents.reports.metrics import summarize
+    from shopsim.simsite.profiles import get_profile
+
+    t0 = time.perf_counter()
+    shop = load_shop(args)
+    profile = get_profile(args.profile)
+    max_steps = args.max_steps or profile.default_max_actions or 15
+    v8 = profile.name == "shopsim-v8"
+    env = ShopEnv(shop, strict=args.strict, max_steps=max_steps if v8 else None,
+                  task_mode=args.task_mode if v8 else None)
+    agent = make_agent(args.agent, args.seed, agent_options(args.agent_option))
+    goals = shop.goal_indices(args.goals)
+    if len(goals) > 50:
+        shop.prime_nouns()
+    results = [run_episode(env, agent, g, seed=args.seed, max_steps=max_steps) for g in goals]
+    summary = summarize(results)
+    elapsed = time.perf_counter() - t0
+    if args.json:
+        print(json.dumps({**summary.model_dump(), "agent": args.agent, "goals": args.goals, "profile": profile.name,
+                          "catalog_products": len(shop.products), "seconds": round(elapsed, 3)}))
+        return 0
+    s = summary
+    print(f"shopsim run: profile={profile.name} agent={args.agent} goals={args.goals} ({s.episodes} episodes) on "
+          f"{len(shop.products)} products, {len(shop.goals)} goals, noun tagger: {shop.nouns.source}")
+    if v8:
+        ends = Counter(r.termination or "none" for r in results)
+        print(f"  reward is {profile.top_level_reward}; terminations: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
+    rows = [("score (100 x mean reward)", f"{s.score:.1f}"), ("success rate", f"{100 * s.success_rate:.1f}%"),
+            ("r_strict (mean)", f"{s.r_strict:.3f}"), ("r_success (mean)", f"{s.r_success:.3f}"),
+            ("attribute sub-score", f"{s.r_att:.3f}"), ("option sub-score", f"{s.r_option:.3f}"),
+            ("price sub-score", f"{s.r_price:.3f}"), ("type sub-score", f"{s.r_type:.3f}"),
+            ("average steps", f"{s.avg_steps:.2f}"), ("wall time", f"{elapsed:.1f} s")]
+    print_table(rows)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``run`` to the command line."""
+    run = sub.add_parser("run", help="evaluate an agent in-process and print the results")
+    run.add_argument("--agent", default="rule",
+                     help=f"one of {', '.join(sorted(AGENTS))}, an installed shopsim.agents entry point, or module:Class")
+    run.add_argument("--agent-option", action="append", metavar="KEY=VALUE",
+                     help="an agent setting, typed by the agent's constructor, e.g. model=... or timeout=30 "
+                          "for the llm agent (repeatable)")
+    run.add_argument("--goals", default="0:500", help="'A:B', 'N', 'A,B,C' or test/eval/train")
+    run.add_argument("--max-steps", type=int, default=None,
+                     help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
+    run.add_argument("--task-mode", default=None, choices=("standard", "persona"),
+                     help="shopsim-v8: show every task in this mode (default: each task's own)")
+    run.add_argument("--strict", action="store_true", help="ShopSimulator's strict rules")
+    run.add_argument("--json", action="store_true", help="print one JSON object")
+    shop_args(run)
+    run.set_defaults(func=cmd_run)

@@ -1,0 +1,174 @@
+"""``observation_state`` (schema ``shopping-observation-v7``): the v8 profile's public page facts.
+
+The one source of what a v8 page shows and allows: the text observation is rendered from it alone
+(:mod:`shopsim.v8.observation_text`), the click enum is its ``clickables``, and nothing private (the
+full instruction, target attributes, options, budget or gold ASIN) is ever in it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shopsim.page import Clickable, Feedback, PageState, ProductView, ResultCard
+
+__all__ = [
+    "OBSERVATION_SCHEMA",
+    "V8_FEEDBACK_CODES",
+    "ObservationState",
+    "ProductFacts",
+    "ResultEntry",
+    "V8Feedback",
+    "V8PageType",
+    "observation_from_page_state",
+    "page_state_from_observation",
+]
+
+OBSERVATION_SCHEMA = "shopping-observation-v7"
+V8PageType = Literal["search", "results", "product", "terminal"]
+V8Feedback = Literal[
+    "ok", "invalid_format", "search_unavailable", "unavailable_action", "already_selected", "incomplete_options"
+]
+V8_FEEDBACK_CODES: tuple[str, ...] = V8Feedback.__args__  # type: ignore[attr-defined]
+#: A listed price: one number, a ``[low, high]`` range, or ``None``.
+ListedPrice = float | tuple[float, float] | None
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ResultEntry(_Frozen):
+    """One product on a results page, with the facts the contract lists."""
+
+    rank: int
+    asin: str
+    title: str
+    price: ListedPrice = None
+    brand: str = ""
+    category: list[str] = Field(default_factory=list)
+    key_attributes: list[str] = Field(default_factory=list)
+
+
+class ProductFacts(_Frozen):
+    """The product on a product page: its facts and its option axes (raw axis names)."""
+
+    asin: str
+    title: str
+    shop_name: str = ""
+    brand: str = ""
+    model: str = ""
+    category: list[str] = Field(default_factory=list)
+    price: ListedPrice = None
+    attributes: list[str] = Field(default_factory=list)
+    bullets: list[str] = Field(default_factory=list)
+    option_axes: dict[str, list[str]] = Field(default_factory=dict)
+
+
+class ObservationState(_Frozen):
+    """Everything a v8 page shows; ``clickables`` is exactly the click enum of this page."""
+
+    schema_version: str = OBSERVATION_SCHEMA
+    page_type: V8PageType
+    search_available: bool = False
+    search_text: str | None = None
+    results: list[ResultEntry] = Field(default_factory=list)
+    page: int | None = None
+    total_pages: int | None = None
+    total_results: int | None = None
+    rank_start: int | None = None
+    rank_end: int | None = None
+    product: ProductFacts | None = None
+    selected_options: dict[str, str] = Field(default_factory=dict)
+    missing_option_axes: list[str] = Field(default_factory=list)
+    options_complete: bool = False
+    selected_price: float | None = None
+    clickables: list[str] = Field(default_factory=list)
+    action_feedback: V8Feedback = "ok"
+    feedback_message: str = ""
+    termination: str | None = None
+    purchased_asin: str | None = None
+
+
+def page_state_from_observation(obs: ObservationState, instruction: str | None = None, url: str | None = None) -> PageState:
+    """The site-neutral PageState of a v8 page, so agents, traces and viewers built on PageState work.
+
+    Option clickables keep their v8 argument (``axis=value``); ``text`` is the bare value. Children
+    are built with ``model_construct`` (their fields come from a validated ObservationState): this
+    runs every step.
+    """
+    clicks: list[Clickable] = []
+    if obs.search_available:
+        clicks.append(Clickable.model_construct(arg="search", text="Search", kind="search", selector=None, url=None,
+                                                axis=None, clicked=False))
+    for arg in obs.clickables:
+        kind = _NAV_KINDS.get(arg)
+        axis, value = None, arg
+        if kind is None and obs.page_type == "results":
+            kind = "product"
+        elif kind is None:
+            kind = "option"
+            axis, _, value = arg.partition("=")
+        clicks.append(Clickable.model_construct(arg=arg, text=value, kind=kind, selector=None, url=None, axis=axis,
+                                                clicked=axis is not None and obs.selected_options.get(axis) == value))
+    product = None
+    if obs.product is not None:
+        p = obs.product
+        product = ProductView(id=p.asin, title=p.title, price=p.price, currency=None, options=p.option_axes,
+                              selected={a: obs.selected_options.get(a) for a in p.option_axes},
+                              bullet_points=p.bullets, category_path=p.category, attributes=p.attributes)
+    return PageState(
+        page_type=_PAGE_TYPES[obs.page_type], url=url, instruction=instruction, query=obs.search_text,  # type: ignore[arg-type]
+        page_num=obs.page, total_results=obs.total_results, clickables=clicks, has_search_bar=obs.search_available,
+        results=[ResultCard.model_construct(id=r.asin, title=r.title, price=r.price, price_text="", sponsored=False,
+                                            url=None) for r in obs.results],
+        product=product, feedback=Feedback(code=obs.action_feedback, message=obs.feedback_message),
+    )
+
+
+_NAV_KINDS = {"back to search": "back_to_search", "next >": "next", "< prev": "prev", "buy now": "buy"}
+_PAGE_TYPES = {"search": "search", "results": "results", "product": "item", "terminal": "done"}
+
+def _listed(price: object) -> ListedPrice:
+    if isinstance(price, tuple | list) and len(price) == 2:
+        return (float(price[0]), float(price[1]))
+    return float(price) if isinstance(price, int | float) else None
+
+
+def observation_from_page_state(state: PageState) -> ObservationState:
+    """A v8 ``observation_state`` for any site's page (a real Amazon or eBay page included).
+
+    The v8 action model applies: search only on a search page, products by id, options as
+    ``axis=value``, ``buy now`` once every axis has a value, no sub-pages. Facts a page does not
+    show (brand, shop, SKU price) stay empty rather than guessed.
+    """
+    if state.page_type == "search":
+        return ObservationState(page_type="search", search_available=True)
+    if state.page_type == "done":
+        return ObservationState(page_type="terminal", termination="purchase",
+                                purchased_asin=state.purchase.id if state.purchase else None)
+    kinds = {c.kind for c in state.clickables}
+    nav = [a for a, k in (("< prev", "prev"), ("next >", "next")) if k in kinds] + ["back to search"]
+    if state.page_type == "results":
+        entries = [ResultEntry(rank=i + 1, asin=r.id, title=r.title, price=_listed(r.price))
+                   for i, r in enumerate(state.results)]
+        return ObservationState(page_type="results", search_text=state.query, results=entries, page=state.page_num,
+                                total_results=state.total_results, rank_start=1 if entries else None,
+                                rank_end=len(entries) or None, clickables=[e.asin for e in entries] + nav)
+    p = state.product
+    if state.page_type in ("item", "item_detail") and p is not None:
+        selected = {a: v for a, v in p.selected.items() if v is not None}
+        missing = [a for a in p.options if a not in selected]
+        clicks = [f"{a}={v}" for a, vals in p.options.items() for v in vals] + ["< prev", "back to search"]
+        if not missing:
+            clicks.append("buy now")
+        facts = ProductFacts(asin=p.id, title=p.title, category=p.category_path, price=_listed(p.price),
+                             attributes=p.attributes, bullets=p.bullet_points, option_axes=p.options)
+        single = isinstance(p.price, int | float) and not isinstance(p.price, bool)
+        return ObservationState(page_type="product", search_text=state.query, product=facts, selected_options=selected,
+                                missing_option_axes=missing, options_complete=not missing,
+                                selected_price=float(p.price) if single and not missing else None,  # type: ignore[arg-type]
+                                clickables=clicks)
+    return ObservationState(page_type="search", search_available=True,
+                            feedback_message=state.reason or f"unreadable page ({state.page_type})")
