@@ -1,5 +1,6 @@
 """``BrowserSource``: real headless Chromium against a running shop, with traces, video and
-browser observations; and how shopsim finds and shares one Chromium per process."""
+browser observations; and how shopsim finds and shares one Chromium per process.
+"""
 
 from __future__ import annotations
 

@@ -84,7 +84,8 @@ MAX_BUNDLE_BYTES = 256_000_000
 
 class BundleError(DataError, SourceError):
     """A bundle that cannot be loaded: malformed (a DataError naming the file and field) and a
-    replay source that cannot deliver its pages (a SourceError), so callers catching either see it."""
+    replay source that cannot deliver its pages (a SourceError), so callers catching either see it.
+    """
 
 _TRACKING = frozenset({"ref", "ref_", "qid", "sr", "crid", "sprefix", "_trksid", "_trkparms", "hash", "psc",
                        "th", "spla", "_encoding"})
@@ -234,7 +235,8 @@ def _read(root: Path, rel: str, what: str, limit: int) -> bytes:
 
 def _check_manifest(mpath: Path, raw: bytes) -> None:
     """Refuse what strict validation would report vaguely or only after much work: not JSON, another
-    format or version, too many steps."""
+    format or version, too many steps.
+    """
     try:
         doc: Any = json.loads(raw)
     except (ValueError, RecursionError) as exc:

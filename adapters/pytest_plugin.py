@@ -187,7 +187,8 @@ class RunningShop:
 
 def start_shop(options: ShopOptions) -> tuple[Any, Any, Profile]:
     """``(server, shop, profile)``: a ServerThread, not yet entered, serving the profile's app over the
-    shop ``options`` describe."""
+    shop ``options`` describe.
+    """
     from shopsim.simsite.profiles import get_profile, open_shop
     from shopsim.simsite.server import ServerThread
 

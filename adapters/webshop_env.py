@@ -100,7 +100,8 @@ def _element(c: Clickable, state: PageState) -> WebShopClickable:
 
 def data_location(file_path: str | Path | None, options: Mapping[str, Any]) -> tuple[Path | None, Path | None]:
     """``(data folder, items file)`` from WebShop's ``file_path`` (an items file, or a folder or store) or
-    our ``data_dir``; ``(None, None)`` for the bundled catalog."""
+    our ``data_dir``; ``(None, None)`` for the bundled catalog.
+    """
     if options.get("data_dir") is not None:
         return Path(options["data_dir"]), None
     if file_path is None:

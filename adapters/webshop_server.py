@@ -204,7 +204,8 @@ class WebShopServer:
 
     def session_goal(self, session_id: str) -> Goal:
         """The session's goal, showing its goal dict's ``instruction_text`` (set here from
-        ``assigned_instruction_text`` first, as ``receive`` does on every request)."""
+        ``assigned_instruction_text`` first, as ``receive`` does on every request).
+        """
         goal_d = self.user_sessions[session_id]["goal"]
         if self.assigned_instruction_text is not None:
             goal_d["instruction_text"] = self.assigned_instruction_text

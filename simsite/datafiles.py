@@ -104,7 +104,8 @@ def short_repr(value: Any) -> str:
 
 def one_line(name: str) -> str:
     """A name from the data (an ASIN, an option name) fit for a one-line message: quoted when it
-    holds a line break or other control character, cut when it is long."""
+    holds a line break or other control character, cut when it is long.
+    """
     return name if name.isprintable() and len(name) <= 80 else short_repr(name)
 
 

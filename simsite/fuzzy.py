@@ -19,12 +19,12 @@ _LATIN1_HIGH = {i: None for i in range(128, 256)}
 
 
 def full_process(s: str) -> str:
-    """thefuzz 0.19's preprocessing: drop chars 128-255, non-word chars to spaces, lower, strip."""
+    """The preprocessing of thefuzz 0.19: drop chars 128-255, non-word chars to spaces, lower, strip."""
     return _NON_WORD.sub(" ", s.translate(_LATIN1_HIGH)).lower().strip()
 
 
 def ratio(s1: str, s2: str) -> int:
-    """difflib ratio x 100, rounded half to even like thefuzz 0.19 (equal strings score 100)."""
+    """The difflib ratio x 100, rounded half to even like thefuzz 0.19 (equal strings score 100)."""
     if s1 == s2:
         return 100
     if not s1 or not s2:

@@ -224,7 +224,8 @@ def parse_goal_spec(spec: str, n_goals: int) -> list[int]:
 
 def goal_dict(goal: Goal) -> dict[str, Any]:
     """A goal in WebShop's dict shape and key order, as ``SimServer.goals`` and its session logs hold it
-    (``price_upper`` is the int 1000000 when there is no limit)."""
+    (``price_upper`` is the int 1000000 when there is no limit).
+    """
     options = dict(goal.goal_options) if isinstance(goal.goal_options, dict) else list(goal.goal_options)
     human = isinstance(goal.goal_options, list)
     return {

@@ -104,7 +104,8 @@ def first_records(records: Iterable[tuple[int, dict[str, Any]]], path: Path,
                   duplicates: list[str]) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """WebShop's numbering of products: ``(index, asin, record)`` for each record kept. A record
     :func:`record_asin` skips is left out; of several records with one ASIN the first is kept and
-    the others' ASINs are added to ``duplicates``."""
+    the others' ASINs are added to ``duplicates``.
+    """
     seen: set[str] = set()
     for i, p in records:
         asin = record_asin(p, i, path)

@@ -98,7 +98,8 @@ def _type_reward(product: Product, goal: Goal, nouns: NounExtractor) -> tuple[fl
 
 def attribute_hits(goal_attrs: list[str], product_attrs: list[str], texts: tuple[str, list[str], str]) -> int:
     """Goal attributes the product has: a fuzzy match (> 85) of one of its attributes, or the
-    attribute written in its ``texts`` (title, bullet points, description)."""
+    attribute written in its ``texts`` (title, bullet points, description).
+    """
     title, bullets, description = texts[0].lower(), " ".join(texts[1]).lower(), texts[2].lower()
     hits = 0
     for g_attr in goal_attrs:
@@ -149,7 +150,8 @@ def combine(
     asins: tuple[str, str],
 ) -> RewardBreakdown:
     """The breakdown from its parts: :func:`type_match`'s four values, the attribute and option hits,
-    the goal's ``(attribute count, option count)``, whether the price is within the limit (None: no limit)."""
+    the goal's ``(attribute count, option count)``, whether the price is within the limit (None: no limit).
+    """
     r_type, query_match, category_match, title_score = type_parts
     n_att, n_opt = sizes
     denom = n_att + n_opt + 1

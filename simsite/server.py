@@ -36,7 +36,8 @@ logger = logging.getLogger("uvicorn.error")
 
 class _QuietWhenCut:
     """ASGI wrapper: a request that ends because its client left, or because the server cut it off
-    while stopping, ends without "Exception in ASGI application" and its traceback."""
+    while stopping, ends without "Exception in ASGI application" and its traceback.
+    """
 
     def __init__(self, app: Any, server: ShopServer):
         self.app = app
@@ -132,7 +133,8 @@ class ShopServer(uvicorn.Server):
 
 class ServerThread:
     """Serve an ASGI app on 127.0.0.1 for the duration of a ``with`` block; leaving it takes at most
-    about ``grace_s`` + 1 s, whatever the clients do."""
+    about ``grace_s`` + 1 s, whatever the clients do.
+    """
 
     def __init__(self, app: Any, port: int | None = None, start_timeout_s: float = 30.0, grace_s: float = GRACE_S):
         if port is None:

@@ -56,7 +56,8 @@ class LogLine(BaseModel):
 
 def log_file_name(session_id: str) -> str:
     """``<session>.jsonl`` for a plain id; ``~<sha256 prefix>.jsonl`` for any other (``~`` is in no plain
-    id, so no session can choose another's file)."""
+    id, so no session can choose another's file).
+    """
     if _SAFE_NAME.match(session_id):
         return f"{session_id}.jsonl"
     return f"~{hashlib.sha256(session_id.encode('utf-8', 'surrogatepass')).hexdigest()[:24]}.jsonl"

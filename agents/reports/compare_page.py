@@ -50,7 +50,8 @@ the interval resamples goals. The same as <code>shopsim compare {{ a }} {{ b }}<
 
 def render_comparison(c: RunComparison, a: str, b: str, style: str) -> str:
     """The page for ``c`` (runs ``a`` and ``b`` by their viewer ids; ``style``: trusted CSS markup);
-    goals whose reward changed come first."""
+    goals whose reward changed come first.
+    """
     rows = []
     for key in METRIC_KEYS:
         va, vb = getattr(c.a.metrics, key), getattr(c.b.metrics, key)

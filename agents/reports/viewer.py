@@ -129,7 +129,8 @@ def _partial_numbers(run: Path) -> dict[str, Any]:
 def find_runs(root: Path) -> list[dict[str, Any]]:
     """Runs under ``root`` (folders with ``summary.json`` or ``episodes.jsonl``), their status and
     headline numbers, by name. Status: ``complete``, ``aborted`` (with the reason) or ``incomplete``
-    (no summary: the run was killed, or is still running)."""
+    (no summary: the run was killed, or is still running).
+    """
     base = root.resolve()
     if not base.is_dir():
         return []

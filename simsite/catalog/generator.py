@@ -143,7 +143,8 @@ class _Block(NamedTuple):
 
 def _encode_block(job: tuple[int, int, int]) -> _Block:
     """Generate and encode products ``[block * BLOCK, end)``; a pure function of its arguments, so blocks can
-    run in any process and still give the same bytes."""
+    run in any process and still give the same bytes.
+    """
     seed, block, end = job
     items, attributes, reviews, human = [], [], [], []
     by_category = [0] * len(CATEGORIES)

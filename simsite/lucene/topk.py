@@ -151,7 +151,8 @@ def _union(lists: list[np.ndarray], doc_count: int) -> np.ndarray:
 
 def _essential_sums(terms: list[_Term], doc_count: int, floor: float) -> tuple[np.ndarray, np.ndarray]:
     """The documents holding one of ``terms`` whose sum of those terms' scores is at least
-    ``floor`` (ascending; below it even the skipped terms' best cannot lift them), and the sums."""
+    ``floor`` (ascending; below it even the skipped terms' best cannot lift them), and the sums.
+    """
     if len(terms) == 1:
         docs, denom, w = terms[0]
         cand, partial = docs, _term_score(denom, w).astype(np.float64)
@@ -219,7 +220,8 @@ _local = threading.local()
 
 def _scratch(size: int, dtype: type[np.generic]) -> np.ndarray:
     """A zeroed array of at least ``size`` for this thread, reused across queries (a fresh one
-    would cost its page faults on every query); the caller clears what it wrote."""
+    would cost its page faults on every query); the caller clears what it wrote.
+    """
     key = np.dtype(dtype).name
     buf = getattr(_local, key, None)
     if buf is None or len(buf) < size:

@@ -131,7 +131,8 @@ def _add_terms(text: str, ids: list[int]) -> int:
 
 def term_counts(text: str) -> tuple[dict[str, int], int]:
     """Lucene's terms of ``text`` with their counts, and the document length (terms indexed), the way
-    :func:`build_chunk` finds them (what the tests hold against :func:`~shopsim.simsite.lucene.analysis.analyze`)."""
+    :func:`build_chunk` finds them (what the tests hold against :func:`~shopsim.simsite.lucene.analysis.analyze`).
+    """
     ids: list[int] = []
     length = _add_terms(text, ids)
     counts: dict[str, int] = {}

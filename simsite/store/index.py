@@ -96,7 +96,8 @@ def build_postings(
 
 def load_mapped(path: Path) -> np.ndarray:
     """An ``.npy`` file mapped read-only, as a plain ndarray view (``np.memmap`` slices and
-    arithmetic carry subclass overhead that shows in a query's many small operations)."""
+    arithmetic carry subclass overhead that shows in a query's many small operations).
+    """
     return np.load(path, mmap_mode="r").view(np.ndarray)
 
 

@@ -159,7 +159,8 @@ def _offsets(sizes: list[np.ndarray]) -> np.ndarray:
 
 def _review_index(files: CatalogFiles, progress: Progress) -> tuple[dict[str, tuple[int, str]], str | None]:
     """ASIN -> (record index, record's JSON text) of the review file, a later record winning as in
-    WebShop (text: it is sent to a worker, and the decoded records would take several times the memory)."""
+    WebShop (text: it is sent to a worker, and the decoded records would take several times the memory).
+    """
     if files.reviews is None:
         return {}, None
     out: dict[str, tuple[int, str]] = {}

@@ -238,7 +238,8 @@ def _idf(n_rows: int, n_hit: int) -> float:
 class Fts5Engine:
     """SQLite FTS5 with ``bm25()``, as the seed. Text is pre-tokenized and space-joined; FTS5's
     ``ascii`` tokenizer then only splits on spaces (every non-ASCII character is a token character
-    and nothing is folded beyond ASCII case), so both engines see the same tokens."""
+    and nothing is folded beyond ASCII case), so both engines see the same tokens.
+    """
 
     kind = "fts5"
 

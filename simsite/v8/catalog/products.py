@@ -213,7 +213,8 @@ class State:
 
     def new_brand(self, lang: str) -> str:
         """A brand name not used yet; once the head x tail pairs run low (large catalogs), names
-        grow by more heads, so generation never stalls however many products are asked for."""
+        grow by more heads, so generation never stalls however many products are asked for.
+        """
         rng = self.rng
         tries = 0
         while True:

@@ -223,7 +223,8 @@ def _cap(text: str) -> str:
 def task_text(rng: Random, t: V8Type, attrs: Sequence[str], kinds: dict[str, str], options: dict[str, str],
               budget: str, persona: bool) -> TaskText:
     """The full ``instruction`` (type, attributes, option values, budget) and the shorter ``instruction_simple``
-    (no option value, same budget)."""
+    (no option value, same budget).
+    """
     if t.lang == "zh":
         return _zh_text(rng, t, attrs, options, budget, persona)
     return _en_text(rng, t, attrs, kinds, options, budget, persona)
