@@ -53,7 +53,7 @@ def option_ratio(chosen: str, wanted: str) -> int:
     The shared tokens against the chosen value's tokens: 'large' covers '3x-large' (100) but
     'x-large' does not cover 'large' (83) nor '3x-large' (83). This asymmetric rule reproduces
     2,971 of the 2,972 option scores in WebShop's golden outputs; the symmetric
-    ``token_set_ratio`` reproduces fewer (see tests/simsite/test_golden.py and the README).
+    ``token_set_ratio`` reproduces fewer (see tests/simsite/test_golden.py and docs/compatibility.md).
     """
     p1, p2 = full_process(chosen), full_process(wanted)
     if not p1 or not p2:

@@ -239,6 +239,6 @@ def test_translate_cli_shows_the_view_by_default(capsys: pytest.CaptureFixture[s
 
 
 def test_the_rules_table_is_in_the_readme() -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "translators.md").read_text(encoding="utf-8")
     for what, _, _ in RULES:
         assert f"| {what} |" in readme, what
