@@ -99,6 +99,7 @@ class BrowserReplaySource(RecordedEpisodes, ReplaySource):
         return self.translator.parse(html, url)
 
     def reset(self, goal_index: int = 0, seed: int = 0) -> PageState:
+        """Open the browser if needed and start the bundle's episode in it."""
         self._open()
         self.requests = []
         return super().reset(goal_index, seed)
@@ -119,4 +120,5 @@ class BrowserReplaySource(RecordedEpisodes, ReplaySource):
             self.context = self.page = None
 
     def close(self) -> None:
+        """Close the browser and its context."""
         self._close_context()

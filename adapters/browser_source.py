@@ -277,6 +277,7 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         return self.translator.parse(self.page.content(), self.page.url)
 
     def reset(self, goal_index: int, seed: int = 0) -> PageState:
+        """End the previous episode and open a fresh session for goal ``goal_index`` in the browser."""
         from playwright.sync_api import Error as PlaywrightError
 
         self.end_episode()
@@ -312,6 +313,7 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         return state
 
     def step(self, action: str) -> StepOut:
+        """Carry out ``action`` in the browser (by URL or by clicking) and read the page it leads to."""
         from playwright.sync_api import Error as PlaywrightError
 
         nav = self.episode.navigation(self.translator, action)
@@ -375,6 +377,7 @@ class BrowserSource(RecordedEpisodes, SourceBase):
             self.page.screenshot(path=str(path), full_page=True)
 
     def close(self) -> None:
+        """End the episode and close the browser, if this source launched it."""
         self.end_episode()
         if not self.own_page:
             self.recorder.stop(self.context)

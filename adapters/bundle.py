@@ -270,6 +270,7 @@ class Bundle:
 
     @property
     def site(self) -> str:
+        """The site the bundle was recorded on (the manifest's ``site``)."""
         return self.manifest.site
 
     @classmethod

@@ -63,15 +63,19 @@ class ShopEnvActor:
         return self.env.reset(seed=seed, options={"goal": goal} if goal is not None else None)
 
     def step(self, action: str) -> StepResult:
+        """Step the actor's env; its ``(obs, reward, terminated, truncated, info)``."""
         return self.env.step(action)
 
     def snapshot(self) -> str:
+        """The actor's env state as an opaque snapshot token."""
         return self.env.snapshot()
 
     def restore(self, token: str) -> tuple[Any, dict[str, Any]]:
+        """Put the actor's env into a snapshot token's state; ``(obs, info)`` as ``reset`` gives."""
         return self.env.restore(token)
 
     def close(self) -> None:
+        """Close the actor's env."""
         self.env.close()
 
 

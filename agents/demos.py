@@ -122,6 +122,7 @@ class Nav:
     parts: dict[str, Any] = field(default_factory=dict)
 
     def get(self, key: str) -> Any:
+        """The named part of the record, or None."""
         return self.parts.get(key)
 
 
@@ -228,6 +229,7 @@ def goal_text(instruction: str) -> str:
 
 
 def goal_split(index: int | None) -> str | None:
+    """The WebShop split (``test``, ``eval``, ``train``) a goal index falls in; None without an index."""
     if index is None:
         return None
     return next(name for name, lo, hi in _SPLITS if index >= lo and (hi is None or index < hi))

@@ -58,6 +58,7 @@ class V8Heuristic:
     best: tuple[float, str] | None = None
 
     def act(self, info: dict[str, Any]) -> str:
+        """The next action for a v8 page, read from ``info['observation_state']``."""
         obs: ObservationState = info["observation_state"]
         instruction = str(info.get("instruction") or "")
         if instruction != self.instruction:

@@ -84,6 +84,7 @@ class Source:
     url: str
 
     def url_for(self, f: RemoteFile) -> str:
+        """The URL this source serves ``f`` at (a ``{id}``/``{name}`` template, or ``URL/NAME``)."""
         if "{id}" in self.url or "{name}" in self.url:
             return self.url.replace("{id}", f.drive_id).replace("{name}", f.name)
         return f"{self.url.rstrip('/')}/{f.name}"
@@ -160,6 +161,7 @@ def verification_level(f: RemoteFile) -> Verification:
 
 
 def sha256_file(path: Path) -> str:
+    """The SHA-256 of a file's bytes, as hex."""
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         while block := fh.read(1 << 20):

@@ -20,6 +20,7 @@ _TOKEN = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 
 
 def fallback_nouns(text: str) -> list[str]:
+    """The nouns of ``text`` by rule, for when no spaCy model is installed."""
     out = []
     for tok in _TOKEN.findall(text):
         low = tok.lower()

@@ -95,6 +95,7 @@ def reward_histogram(m: RunMetrics) -> Markup:
 
 
 def subscore_chart(m: RunMetrics) -> Markup:
+    """Success rates, r_strict and the four sub-scores with their 95% intervals, as an SVG bar chart."""
     keys = ["success_rate", "r_success", "r_strict", "r_type", "r_att", "r_option", "r_price"]
     labels = ["success", "r_success", "r_strict", "type", "attribute", "option", "price"]
     vals = [getattr(m, k) for k in keys]
@@ -104,6 +105,7 @@ def subscore_chart(m: RunMetrics) -> Markup:
 
 
 def steps_chart(m: RunMetrics) -> Markup:
+    """The distribution of episode lengths as an SVG chart."""
     counts = Counter(r.steps for r in m.per_goal)
     hi = max(counts, default=0)
     labels = [str(s) for s in range(hi + 1)]
@@ -111,6 +113,7 @@ def steps_chart(m: RunMetrics) -> Markup:
 
 
 def failure_chart(m: RunMetrics) -> Markup:
+    """The failure breakdown as an SVG bar chart."""
     keys = ["success", *FAILURES]
     colors = ["#54a24b", "#9d9d9d", "#e45756", "#f58518", "#eeca3b", "#b279a2"]
     return bar_chart(keys, [m.primary_failures.get(k, 0) for k in keys], colors=colors, width=620,

@@ -67,6 +67,7 @@ class V8Product(BaseModel):
     user_persona: dict[str, Any] | None = None
 
     def option_values(self, axis: str) -> list[str]:
+        """The values offered on ``axis``, in catalog order."""
         return [o.value for o in self.options.get(axis, [])]
 
     @property
@@ -86,6 +87,7 @@ class V8Product(BaseModel):
 
     @property
     def display_price(self) -> float | tuple[float, float] | None:
+        """The price shown before options are chosen: one price, a ``(low, high)`` range, or None."""
         if not self.pricing:
             return None
         lo, hi = min(self.pricing), max(self.pricing)
@@ -109,10 +111,12 @@ class V8Task(BaseModel):
 
     @property
     def option_values(self) -> list[str]:
+        """The target option values, without their axes."""
         return [v for _, v in self.options]
 
     @property
     def simple_text(self) -> str:
+        """The simple request, else the full instruction."""
         return self.instruction_simple or self.instruction
 
     def instruction_for(self, mode: TaskMode) -> str:
@@ -130,17 +134,21 @@ class V8Catalog(BaseModel):
     source: str = ""
 
     def model_post_init(self, _: Any) -> None:
+        """Index the products by ASIN and the tasks by id."""
         object.__setattr__(self, "_by_asin", {p.asin: p for p in self.products})
         object.__setattr__(self, "_by_task", {t.task_id: t for t in self.tasks})
 
     def product(self, asin: str) -> V8Product | None:
+        """The product with this ASIN, or None."""
         return self._by_asin.get(asin)  # type: ignore[attr-defined]
 
     def task(self, task_id: int) -> V8Task | None:
+        """The task with this id, or None."""
         return self._by_task.get(task_id)  # type: ignore[attr-defined]
 
     @property
     def task_ids(self) -> list[int]:
+        """Every task id, in catalog order."""
         return [t.task_id for t in self.tasks]
 
 

@@ -52,6 +52,7 @@ class RewardDetail(BaseModel):
 
     @property
     def reward(self) -> float:
+        """The episode's reward: ``r_strict``."""
         return self.r_strict
 
 
@@ -93,6 +94,7 @@ class TitleTerms:
         self._cache: dict[str, frozenset[str]] = {}
 
     def __call__(self, title: str) -> frozenset[str]:
+        """The title's terms (cached per title)."""
         hit = self._cache.get(title)
         if hit is None:
             hit = self._cache[title] = frozenset(self._terms(title))
@@ -110,6 +112,7 @@ class TitleTerms:
 
 @lru_cache(maxsize=1)
 def default_title_terms() -> TitleTerms:
+    """The process's one ``TitleTerms`` (jieba loads once)."""
     return TitleTerms()
 
 

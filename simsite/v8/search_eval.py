@@ -43,6 +43,7 @@ class SearchEvalReport(BaseModel):
 
     @property
     def rows(self) -> list[QueryKindStats]:
+        """The simple-request and full-instruction rows."""
         return [self.simple, self.full]
 
 

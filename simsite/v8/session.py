@@ -79,6 +79,7 @@ class V8Session:
 
     @property
     def reward(self) -> float:
+        """The reward so far: ``r_strict`` after a purchase, else 0."""
         return self.detail.r_strict if self.detail is not None else 0.0
 
     # ---- actions -------------------------------------------------------------------------------
@@ -250,6 +251,7 @@ class V8Session:
                             bullets=p.bullets, option_axes={a: p.option_values(a) for a in p.options})
 
     def observation(self) -> str:
+        """The current page as protocol-neutral text, rendered from ``observation_state``."""
         return render_observation_text(self.state)
 
 

@@ -66,6 +66,7 @@ class V8Shop:
         return open_v8_data(data, engine=engine, task_ids=task_ids)
 
     def product(self, asin: str) -> V8Product | None:
+        """The product with this ASIN, or None."""
         return self.products.get(asin)
 
     def goal(self, index: int) -> V8Task:
@@ -75,12 +76,14 @@ class V8Shop:
         return self.goals[index]
 
     def task_by_id(self, task_id: int) -> V8Task:
+        """The task with this id; a ``ConfigError`` when the catalog has none."""
         index = self._index.get(task_id)
         if index is None:
             raise ConfigError(f"task {task_id} does not exist in this catalog")
         return self.goals[index]
 
     def index_of(self, task_id: int) -> int:
+        """The index of task ``task_id`` in the catalog's task list."""
         self.task_by_id(task_id)
         return self._index[task_id]
 

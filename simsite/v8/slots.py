@@ -34,10 +34,12 @@ class SlotPool:
 
     @property
     def in_use(self) -> int:
+        """How many slots are leased."""
         return self.size - len(self._free)
 
     @property
     def waiting(self) -> int:
+        """How many resets wait for a slot."""
         return sum(1 for w in self._waiters if not w.done())
 
     async def acquire(self, timeout_s: float) -> int:

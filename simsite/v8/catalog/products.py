@@ -44,6 +44,7 @@ Product = dict[str, Any]
 
 
 def pick(rng: Random, seq: Sequence[Any]) -> Any:
+    """One item of ``seq``, drawn with ``rng``."""
     return seq[int(rng.random() * len(seq))]
 
 
@@ -58,6 +59,7 @@ def sample(rng: Random, seq: Sequence[Any], k: int) -> list[Any]:
 
 
 def has_digit(text: str) -> bool:
+    """Whether ``text`` holds a digit."""
     return any(c.isdigit() for c in text)
 
 
@@ -233,6 +235,7 @@ class State:
                 return name
 
     def asin(self, lang: str) -> str:
+        """A new, unused product id in the style of ``lang``'s products."""
         rng = self.rng
         while True:
             if lang == "zh":
@@ -244,6 +247,7 @@ class State:
                 return asin
 
     def user(self) -> str:
+        """A new, unused user id."""
         while True:
             uid = f"u_{self.rng.randrange(10**7, 10**8)}"
             if uid not in self.users:
@@ -328,6 +332,7 @@ def _attributes(rng: Random, t: V8Type, brand: str, model: str, scene: str, bran
 
 
 def build_product(state: State, lang: str) -> Built:
+    """One generated product of language ``lang``, with its tasks."""
     rng = state.rng
     t = TYPES[pick(rng, TYPES_BY_LANG[lang])]
     asin = state.asin(lang)

@@ -112,6 +112,7 @@ def budget_phrase(rng: Random, price: float, lang: str, yuan: bool, persona: boo
 
 
 class TaskText(NamedTuple):
+    """A task's full instruction and its simple request."""
     instruction: str
     simple: str
 

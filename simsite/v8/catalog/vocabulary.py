@@ -47,10 +47,12 @@ class Group(NamedTuple):
 
 
 def split(text: str) -> tuple[str, ...]:
+    """The non-empty ``|``-separated parts of ``text``."""
     return tuple(s for s in text.split("|") if s)
 
 
 def kv(spec: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``axis:a|b;axis2:c`` as ``((axis, (a, b)), (axis2, (c,)))``."""
     pairs = []
     for part in spec.split(";"):
         if part:
