@@ -191,21 +191,30 @@ class EpisodePlayer:
         return rec
 
 
-def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink) -> None:
-    """Run ``goals`` in this process; append steps to this part's trace file; hand off episodes."""
-    cfg = EvalConfig.model_validate_json(cfg_json)
-    with EpisodePlayer(cfg, part, len(goals)) as player, \
-            open(Path(cfg.out) / f"traces.part{part}.jsonl", "a", encoding="utf-8") as traces:
-        for g in goals:
+@dataclass(frozen=True)
+class _Slice:
+    """One worker's share of a run: the config (JSON, to cross into a spawned process), its goals, its part."""
+
+    cfg_json: str
+    goals: list[int]
+    part: int
+
+
+def _worker(work: _Slice, sink: _Sink) -> None:
+    """Run the slice's goals in this process; append steps to its part's trace file; hand off episodes."""
+    cfg = EvalConfig.model_validate_json(work.cfg_json)
+    with EpisodePlayer(cfg, work.part, len(work.goals)) as player, \
+            open(Path(cfg.out) / f"traces.part{work.part}.jsonl", "a", encoding="utf-8") as traces:
+        for g in work.goals:
             rec = player.play(g, traces)
             traces.flush()
             sink.put(("episode", rec))
 
 
-def _child(cfg_json: str, goals: list[int], part: int, q: Any) -> None:
+def _child(work: _Slice, q: Any) -> None:
     """A worker process: episodes, then ``done``; an error goes to the parent as an exception."""
     try:
-        _worker(cfg_json, goals, part, q)
+        _worker(work, q)
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the parent reports it
         return
     except BaseException as exc:  # everything goes to the parent, which ends the run
@@ -213,9 +222,9 @@ def _child(cfg_json: str, goals: list[int], part: int, q: Any) -> None:
             pickle.dumps(exc)
             q.put(("error", exc))
         except Exception:
-            q.put(("error", SourceError(f"worker {part}: {type(exc).__name__}: {exc}")))
+            q.put(("error", SourceError(f"worker {work.part}: {type(exc).__name__}: {exc}")))
         return
-    q.put(("done", part))
+    q.put(("done", work.part))
 
 
 def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], None]) -> None:
@@ -231,7 +240,7 @@ def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], 
             def put(self, item: Any) -> None:
                 take(item[1])
 
-        _worker(cfg.model_dump_json(), slices[0], 0, _Direct())
+        _worker(_Slice(cfg.model_dump_json(), slices[0], 0), _Direct())
         return
     import multiprocessing as mp
 
@@ -239,7 +248,7 @@ def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], 
     # child would inherit half-alive.
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    procs = [ctx.Process(target=_child, args=(cfg.model_dump_json(), s, i, q), daemon=True)
+    procs = [ctx.Process(target=_child, args=(_Slice(cfg.model_dump_json(), s, i), q), daemon=True)
              for i, s in enumerate(slices)]
     running = set(range(workers))
 
