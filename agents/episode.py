@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -10,7 +12,7 @@ from pydantic import BaseModel
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import Agent, PolicyFailure
 
-__all__ = ["EpisodeResult", "agent_counts", "counts_since", "run_episode", "sum_counts"]
+__all__ = ["EpisodeResult", "Step", "StepHook", "agent_counts", "counts_since", "run_episode", "sum_counts"]
 
 
 class EpisodeResult(BaseModel):
@@ -27,8 +29,32 @@ class EpisodeResult(BaseModel):
     environment_version: str | None = None
 
 
-def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_steps: int = 15) -> EpisodeResult:
-    """Play one goal until purchase, truncation or ``max_steps`` actions."""
+@dataclass(frozen=True)
+class Step:
+    """One step as the step hook sees it: what the agent saw, what it did, and what came back."""
+
+    goal_index: int
+    index: int  # 0 for the episode's first action
+    observation: Any
+    info: dict[str, Any]
+    action: str
+    next_observation: Any
+    reward: float
+    terminated: bool
+    truncated: bool
+    next_info: dict[str, Any]
+
+
+StepHook = Callable[[Step], None]
+"""Called after each step: how evaluate writes its traces and tests record their pages."""
+
+
+def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_steps: int = 15,
+                on_step: StepHook | None = None) -> EpisodeResult:
+    """Play one goal until purchase, truncation or ``max_steps`` actions; ``on_step`` sees every step.
+
+    The one episode loop: ``shopsim eval``'s workers and the tests run theirs through it too.
+    """
     agent.reset(seed=seed + goal_index)
     obs, info = env.reset(seed=seed, options={"goal": goal_index})
     reward, done, truncated, steps, actions = 0.0, False, False, 0, []
@@ -40,7 +66,10 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
             done = True
             break
         actions.append(action)
-        obs, reward, terminated, truncated, info = env.step(action)
+        next_obs, reward, terminated, truncated, next_info = env.step(action)
+        if on_step is not None:
+            on_step(Step(goal_index, steps, obs, info, action, next_obs, reward, terminated, truncated, next_info))
+        obs, info = next_obs, next_info
         steps += 1
         done = terminated or truncated
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from shopsim.agents.heuristic_v8 import V8Heuristic
 from shopsim.page import PageState, ProductView, ResultCard
-from shopsim.simsite.search import stem
+from shopsim.text import stem
 
 __all__ = ["HeuristicAgent", "ParsedInstruction", "build_query", "parse_instruction"]
 

@@ -13,8 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from shopsim.simsite.v8.prices import parse_budget
-from shopsim.simsite.v8.tokens import tokenize
+from shopsim.text import parse_budget, tokenize
 from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry
 
 __all__ = ["V8Heuristic"]

@@ -22,6 +22,7 @@ from shopsim.errors import ConfigError, did_you_mean
 from shopsim.simsite.lucene.analysis import ENGLISH_STOP_WORDS
 from shopsim.simsite.models import Product
 from shopsim.simsite.postings import id_ranks, invert, top_k
+from shopsim.text import stem
 
 __all__ = [
     "ENGINES",
@@ -37,7 +38,6 @@ __all__ = [
     "document_text",
     "make_engine",
     "product_document",
-    "stem",
     "tokenize",
 ]
 
@@ -61,17 +61,6 @@ class ScoredEngine(SearchEngine, Protocol):
     def scored(self, query: str, k: int = SEARCH_RETURN_N) -> list[tuple[str, float]]:
         """Up to ``k`` ``(asin, score)`` pairs, best first."""
         ...
-
-
-def stem(word: str) -> str:
-    """A light plural stemmer (Harman's S-stemmer): shoes -> shoe, batteries -> battery."""
-    if len(word) > 3 and word.endswith("ies") and not word.endswith(("eies", "aies")):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("es") and not word.endswith(("aes", "ees", "oes", "ses")):
-        return word[:-1]
-    if len(word) > 2 and word.endswith("s") and not word.endswith(("us", "ss")):
-        return word[:-1]
-    return word
 
 
 _STEM_CACHE: dict[str, str] = {}

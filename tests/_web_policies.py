@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from shopsim.adapters.env import ShopEnv
+from shopsim.agents.episode import Step
+from shopsim.agents.episode import run_episode as play
 from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
 
@@ -74,16 +77,33 @@ def policy_for(goal: int, kind: str) -> RulePolicy | RandomPolicy:
     return RulePolicy(goal) if kind == "rule" else RandomPolicy(goal)
 
 
+class PageAgent:
+    """A page policy as an :class:`~shopsim.agents.base.Agent`: it acts on the ``page_state`` in ``info``."""
+
+    name = "page-policy"
+
+    def __init__(self, policy: RulePolicy | RandomPolicy):
+        self.policy = policy
+
+    def reset(self, seed: int | None = None) -> None:
+        """Nothing to forget: each episode gets a fresh policy, seeded by its goal."""
+
+    def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
+        return self.policy.act(info["page_state"])
+
+
 def run_episode(source: Any, goal: int, kind: str) -> list[tuple]:
     """One seeded episode as compared across page sources: each step's action, both renderings,
-    valid actions, reward and end flags."""
-    policy = policy_for(goal, kind)
-    state = source.reset(goal, 0)
-    trace: list[tuple] = [(None, render_simple(state), render_rich(state), state.valid_actions(), 0.0, False)]
-    for _ in range(MAX_STEPS):
-        action = policy.act(state)
-        state, reward, done, truncated = source.step(action)
-        trace.append((action, render_simple(state), render_rich(state), state.valid_actions(), reward, done, truncated))
-        if done:
-            break
+    valid actions, reward and end flags (played by the one episode loop, recorded by its step hook)."""
+    trace: list[tuple] = []
+
+    def record(step: Step) -> None:
+        if step.index == 0:
+            first = step.info["page_state"]
+            trace.append((None, render_simple(first), render_rich(first), first.valid_actions(), 0.0, False))
+        state = step.next_info["page_state"]
+        trace.append((step.action, render_simple(state), render_rich(state), state.valid_actions(), step.reward,
+                      step.terminated or step.truncated, step.truncated))
+
+    play(ShopEnv(None, source=source), PageAgent(policy_for(goal, kind)), goal, max_steps=MAX_STEPS, on_step=record)
     return trace

@@ -231,7 +231,7 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
     goals = list(dict.fromkeys(cfg.goals))
     records = [finished[g] for g in goals if g in finished]
     metrics = compute_metrics(records)
-    summary = Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
+    summary = metrics.summary()
     head = metrics.headline()
     extra: dict[str, Any] = {
         "status": status, **({"reason": reason, "episodes_missing": len(goals) - len(records)} if reason else {}),

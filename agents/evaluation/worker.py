@@ -1,7 +1,8 @@
-"""The episode loop of ``shopsim eval``, in this process or in spawned worker processes.
+"""``shopsim eval``'s workers, in this process or in spawned worker processes.
 
-Each worker builds its own page source (and browser) and runs a slice of the goals; every step
-goes to its ``traces.part<N>.jsonl``, every finished episode to the parent through a queue. With
+Each worker builds its own page source (and browser) and runs a slice of the goals through the one
+episode loop (:func:`shopsim.agents.episode.run_episode`), whose step hook writes every step to its
+``traces.part<N>.jsonl``; every finished episode goes to the parent through a queue. With
 ``trace`` on, each browser episode's Playwright trace is saved as ``traces/goal-<N>.zip`` (with
 ``failures``, only when the episode's r_success is 0) and its path recorded in the episode.
 Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
@@ -19,12 +20,12 @@ import queue
 import shutil
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from shopsim.adapters.env import ShopEnv
-from shopsim.agents.base import PolicyFailure
-from shopsim.agents.episode import EpisodeResult, agent_counts, counts_since
+from shopsim.agents.episode import Step, agent_counts, counts_since, run_episode
 from shopsim.agents.evaluation.config import EvalConfig, run_shop
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.metrics import episode_row
@@ -74,6 +75,40 @@ def _save_trace(source: Any, out: Path, goal: int, keep: bool, scrub: Scrubber) 
     os.replace(made, out / name)
     scrub.zip_file(out / name)  # the browser only saw the shop, unless the agent typed a secret
     return name
+
+
+@dataclass
+class _StepWriter:
+    """One episode's step hook: each step's trace row, the products it opened, its screenshots."""
+
+    goal: int
+    traces: Any  # anything with ``write``
+    bundle: dict[str, Any]
+    v8: bool
+    scrub: Scrubber
+    screenshots: Path | None = None  # where the source saves each step's page, when it does
+    source: Any = None
+    visited: list[str] = field(default_factory=list)
+
+    def __call__(self, step: Step) -> None:
+        state, new_state = step.info["page_state"], step.next_info["page_state"]
+        if new_state.product is not None and new_state.product.id not in self.visited:
+            self.visited.append(new_state.product.id)
+        row = {
+            "goal_index": self.goal, "step": step.index, "observation": step.observation,
+            "valid_actions": step.info["valid_actions"], "action": step.action, "reward": step.reward,
+            "page_type": state.page_type, "url": state.url, "next_page_type": new_state.page_type,
+            "feedback": new_state.feedback.code, **self.bundle,
+            **({"termination": step.next_info.get("termination"),
+                "environment_version": step.next_info.get("environment_version")} if self.v8 else {}),
+        }
+        self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")
+        if self.screenshots is not None:
+            shot = self.screenshots / f"{self.goal}-{step.index + 1}.png"
+            self.source.screenshot(shot)
+            page = shot.with_suffix(".html")  # the page's HTML beside it: scrubbed like every text file
+            if self.scrub and page.exists():
+                page.write_text(self.scrub.text(page.read_text(encoding="utf-8")), encoding="utf-8")
 
 
 class EpisodePlayer:
@@ -126,7 +161,7 @@ class EpisodePlayer:
             self.env = ShopEnv(None, source=self.source)
             bundle = {"bundle": self.replay.ref(g).model_dump()}
         try:
-            rec = _episode(cfg, self.env, self.agent, self.source, g, traces, bundle, self.v8, self.scrub)
+            rec = self._episode(g, traces, bundle)
         except Exception:
             if self.tracing:  # the failing episode's trace is the one worth having
                 with contextlib.suppress(Exception):
@@ -138,75 +173,48 @@ class EpisodePlayer:
                 rec["trace"] = kept
         return self.scrub.data(rec)
 
+    def _episode(self, g: int, traces: Any, bundle: dict[str, Any]) -> dict[str, Any]:
+        """Play goal ``g`` once through the one episode loop; write its steps; return its episode record."""
+        cfg = self.cfg
+        shots = cfg.screenshots and self.source is not None and hasattr(self.source, "screenshot")
+        writer = _StepWriter(g, traces, bundle, self.v8, self.scrub, source=self.source,
+                             screenshots=Path(cfg.out) / "screenshots" if shots else None)
+        spent_before = agent_counts(self.agent)
+        result = run_episode(self.env, self.agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
+        # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
+        rec = {**result.model_dump(exclude=None if self.v8 else {"termination", "environment_version"}),
+               "unique_items": len(writer.visited),
+               "searches": sum(a.lower().startswith("search[") for a in result.actions), **bundle}
+        spent = counts_since(self.agent, spent_before)
+        if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
+            rec["agent_stats"] = spent
+        return rec
 
-def _worker(cfg_json: str, goals: list[int], part: int, sink: _Sink) -> None:
-    """Run ``goals`` in this process; append steps to this part's trace file; hand off episodes."""
-    cfg = EvalConfig.model_validate_json(cfg_json)
-    with EpisodePlayer(cfg, part, len(goals)) as player, \
-            open(Path(cfg.out) / f"traces.part{part}.jsonl", "a", encoding="utf-8") as traces:
-        for g in goals:
+
+@dataclass(frozen=True)
+class _Slice:
+    """One worker's share of a run: the config (JSON, to cross into a spawned process), its goals, its part."""
+
+    cfg_json: str
+    goals: list[int]
+    part: int
+
+
+def _worker(work: _Slice, sink: _Sink) -> None:
+    """Run the slice's goals in this process; append steps to its part's trace file; hand off episodes."""
+    cfg = EvalConfig.model_validate_json(work.cfg_json)
+    with EpisodePlayer(cfg, work.part, len(work.goals)) as player, \
+            open(Path(cfg.out) / f"traces.part{work.part}.jsonl", "a", encoding="utf-8") as traces:
+        for g in work.goals:
             rec = player.play(g, traces)
             traces.flush()
             sink.put(("episode", rec))
 
 
-def _episode(cfg: EvalConfig, env: ShopEnv, agent: Any, source: Any, g: int, traces: Any,
-             bundle: dict[str, Any], v8: bool, scrub: Scrubber) -> dict[str, Any]:
-    """Play goal ``g`` once; write its steps; return its episode record."""
-    out = Path(cfg.out)
-    agent.reset(seed=cfg.seed + g)
-    spent_before = agent_counts(agent)
-    obs, info = env.reset(seed=cfg.seed, options={"goal": g})
-    reward, steps, finished, truncated, actions = 0.0, 0, False, False, []
-    visited: list[str] = []
-    while not finished and steps < cfg.max_steps:
-        state = info["page_state"]
-        try:
-            action = agent.act(obs, info["valid_actions"], info)
-        except PolicyFailure as failure:  # the runtime ends the episode (generation_length)
-            obs, reward, terminated, truncated, info = env.terminate(failure.code)
-            finished = True
-            break
-        obs_next, reward, terminated, truncated, info_next = env.step(action)
-        new_state = info_next["page_state"]
-        if new_state.product is not None and new_state.product.id not in visited:
-            visited.append(new_state.product.id)
-        row = {
-            "goal_index": g, "step": steps, "observation": obs, "valid_actions": info["valid_actions"],
-            "action": action, "reward": reward, "page_type": state.page_type, "url": state.url,
-            "next_page_type": new_state.page_type, "feedback": new_state.feedback.code, **bundle,
-            **({"termination": info_next.get("termination"),
-                "environment_version": info_next.get("environment_version")} if v8 else {}),
-        }
-        traces.write(json.dumps(scrub.data(row) if scrub else row) + "\n")
-        actions.append(action)
-        obs, info = obs_next, info_next
-        steps += 1
-        finished = terminated or truncated
-        if cfg.screenshots and source is not None and hasattr(source, "screenshot"):
-            shot = out / "screenshots" / f"{g}-{steps}.png"
-            source.screenshot(shot)
-            page = shot.with_suffix(".html")  # the page's HTML beside it: scrubbed like every text file
-            if scrub and page.exists():
-                page.write_text(scrub.text(page.read_text(encoding="utf-8")), encoding="utf-8")
-    result = EpisodeResult(goal_index=g, reward=reward, steps=steps, done=finished, truncated=truncated,
-                           reward_info=info.get("reward_info"), actions=actions)
-    result.termination = info.get("termination")
-    result.environment_version = info.get("environment_version")
-    # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
-    rec = {**result.model_dump(exclude=None if v8 else {"termination", "environment_version"}),
-           "unique_items": len(visited),
-           "searches": sum(a.lower().startswith("search[") for a in actions), **bundle}
-    spent = counts_since(agent, spent_before)
-    if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
-        rec["agent_stats"] = spent
-    return rec
-
-
-def _child(cfg_json: str, goals: list[int], part: int, q: Any) -> None:
+def _child(work: _Slice, q: Any) -> None:
     """A worker process: episodes, then ``done``; an error goes to the parent as an exception."""
     try:
-        _worker(cfg_json, goals, part, q)
+        _worker(work, q)
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the parent reports it
         return
     except BaseException as exc:  # everything goes to the parent, which ends the run
@@ -214,9 +222,9 @@ def _child(cfg_json: str, goals: list[int], part: int, q: Any) -> None:
             pickle.dumps(exc)
             q.put(("error", exc))
         except Exception:
-            q.put(("error", SourceError(f"worker {part}: {type(exc).__name__}: {exc}")))
+            q.put(("error", SourceError(f"worker {work.part}: {type(exc).__name__}: {exc}")))
         return
-    q.put(("done", part))
+    q.put(("done", work.part))
 
 
 def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], None]) -> None:
@@ -232,7 +240,7 @@ def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], 
             def put(self, item: Any) -> None:
                 take(item[1])
 
-        _worker(cfg.model_dump_json(), slices[0], 0, _Direct())
+        _worker(_Slice(cfg.model_dump_json(), slices[0], 0), _Direct())
         return
     import multiprocessing as mp
 
@@ -240,7 +248,7 @@ def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], 
     # child would inherit half-alive.
     ctx = mp.get_context("spawn")
     q = ctx.Queue()
-    procs = [ctx.Process(target=_child, args=(cfg.model_dump_json(), s, i, q), daemon=True)
+    procs = [ctx.Process(target=_child, args=(_Slice(cfg.model_dump_json(), s, i), q), daemon=True)
              for i, s in enumerate(slices)]
     running = set(range(workers))
 

@@ -83,8 +83,12 @@ class EpisodeRow(BaseModel):
         return self.failures[0] if self.failures else "success"
 
 
-class RunMetrics(BaseModel):
-    """WebShop's Table 2 columns, ShopSimulator's strict scores, intervals and failures."""
+class Summary(BaseModel):
+    """Aggregate metrics over episodes (means over all episodes; unpurchased count as 0).
+
+    The head of :class:`RunMetrics`, which declares these fields by inheriting them: a summary is
+    always a view of the run's metrics (:meth:`RunMetrics.summary`), never computed on its own.
+    """
 
     episodes: int
     score: float
@@ -96,6 +100,11 @@ class RunMetrics(BaseModel):
     r_price: float
     r_type: float
     avg_steps: float
+
+
+class RunMetrics(Summary):
+    """WebShop's Table 2 columns, ShopSimulator's strict scores, intervals and failures."""
+
     unique_items: float
     searches_per_episode: float
     ci: dict[str, Interval]
@@ -113,6 +122,10 @@ class RunMetrics(BaseModel):
     def headline(self) -> dict[str, Any]:
         """The JSON-able summary (``per_goal`` left out: it lives in ``episodes.jsonl``)."""
         return self.model_dump(exclude=None if self.terminations else {"terminations"})
+
+    def summary(self) -> Summary:
+        """The summary columns of these metrics."""
+        return Summary(**{k: getattr(self, k) for k in Summary.model_fields})
 
 
 def _num(value: Any, default: float) -> float:
@@ -251,22 +264,6 @@ def compute_metrics(
     )
 
 
-class Summary(BaseModel):
-    """Aggregate metrics over episodes (means over all episodes; unpurchased count as 0)."""
-
-    episodes: int
-    score: float
-    success_rate: float
-    r_success: float
-    r_strict: float
-    r_att: float
-    r_option: float
-    r_price: float
-    r_type: float
-    avg_steps: float
-
-
 def summarize(results: list[EpisodeResult]) -> Summary:
     """WebShop's Table 2 columns plus ShopSimulator's scores (see :func:`compute_metrics` for intervals)."""
-    metrics = compute_metrics([r.model_dump() for r in results])
-    return Summary(**{k: getattr(metrics, k) for k in Summary.model_fields})
+    return compute_metrics([r.model_dump() for r in results]).summary()

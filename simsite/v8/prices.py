@@ -7,29 +7,12 @@ configuration costs, so anything we cannot resolve is reported unverifiable (fai
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 
 from shopsim.simsite.v8.records import V8Product, V8Task
+from shopsim.text import parse_budget
 
-__all__ = ["APPROX_FACTOR", "Budget", "PriceResolution", "parse_budget", "resolve_price", "task_budget"]
-
-APPROX_FACTOR = 1.10
-"""An approximate budget ("1000元左右", "about 50 dollars") allows this much more."""
-
-_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
-_UNIT = r"(?:元|块钱|块|rmb|yuan|dollars?|usd|bucks|美元|人民币)"
-_CUR = r"[$¥￥]"
-_APPROX_AFTER = re.compile(r"^\s*(?:" + _UNIT + r")?\s*(?:左右|上下|以内左右)")
-_APPROX_BEFORE = re.compile(r"(?:大约|大概|约|差不多|about|around|approximately|roughly|circa|approx\.?)\s*" + _CUR + r"?\s*$")
-_RANGE = re.compile(
-    r"(?:(?:价格|预算|价位|price[ds]?|budget|between|from|在)\s*\S{0,4}?\s*)?" + _CUR + r"?\s*(" + _NUM + r")\s*"
-    + _UNIT + r"?\s*(?:到|至|-|~|～|—|–|to|and)\s*" + _CUR + r"?\s*(" + _NUM + r")\s*(" + _UNIT + r")?",
-    re.IGNORECASE,
-)
-_SINGLE = re.compile(r"(" + _CUR + r")\s*(" + _NUM + r")|(" + _NUM + r")\s*(" + _UNIT + r")", re.IGNORECASE)
-_CUE = re.compile(r"价格|预算|价位|元|price|budget|yuan|dollar|\$|¥|￥|under|below|less than|at most|up to", re.IGNORECASE)
+__all__ = ["Budget", "PriceResolution", "resolve_price", "task_budget"]
 
 
 @dataclass(frozen=True)
@@ -39,36 +22,6 @@ class Budget:
     limit: float
     source: str
     approximate: bool = False
-
-
-def _num(text: str) -> float:
-    return float(text.replace(",", ""))
-
-
-def parse_budget(text: str) -> tuple[float, bool] | None:
-    """The budget a text states: ``(upper bound, approximate?)``, or ``None`` when it states none.
-
-    A range gives its upper end; an approximate amount (左右, 上下, 大约, about, around,
-    approximately) is multiplied by :data:`APPROX_FACTOR`. Only numbers tied to a currency or a
-    price word count, so "2-3 people" or "QC45" are never budgets.
-    """
-    if not text:
-        return None
-    s = unicodedata.normalize("NFKC", text)
-    for m in _RANGE.finditer(s):
-        has_cue = bool(m.group(3)) or bool(_CUE.search(s[max(0, m.start() - 8) : m.end()]))
-        low, high = _num(m.group(1)), _num(m.group(2))
-        if has_cue and high >= low:
-            return _approx(s, m.start(), m.end(), high)
-    for m in _SINGLE.finditer(s):
-        value = _num(m.group(2) or m.group(3))
-        return _approx(s, m.start(), m.end(), value)
-    return None
-
-
-def _approx(s: str, start: int, end: int, value: float) -> tuple[float, bool]:
-    approx = bool(_APPROX_AFTER.match(s[end : end + 8]) or _APPROX_BEFORE.search(s[max(0, start - 14) : start]))
-    return (round(value * APPROX_FACTOR, 6) if approx else value), approx
 
 
 def task_budget(task: V8Task) -> Budget | None:

@@ -18,7 +18,7 @@ from rapidfuzz import fuzz
 from shopsim.simsite.nouns import fallback_nouns
 from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import V8Product, V8Task
-from shopsim.simsite.v8.tokens import is_cjk, tokenize
+from shopsim.text import is_cjk, tokenize
 
 __all__ = ["ATT_FUZZY_THRESHOLD", "RewardDetail", "TitleTerms", "default_title_terms", "score_v8_purchase", "zero_detail"]
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.v8.records import V8Product
-from shopsim.simsite.v8.tokens import TOKENIZER_VERSION, tokenize
+from shopsim.text import TOKENIZER_VERSION, tokenize
 
 __all__ = [
     "BM25_B",

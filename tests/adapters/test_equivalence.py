@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from _web_policies import MAX_STEPS, policy_for, run_episode
+from _web_policies import MAX_STEPS, PageAgent, policy_for, run_episode
 
 from shopsim.adapters.browser_source import BrowserSource
+from shopsim.adapters.env import ShopEnv
 from shopsim.adapters.sources import HttpSource, InProcessSource
+from shopsim.agents.episode import Step
+from shopsim.agents.episode import run_episode as play
 from shopsim.simsite.shop import Shop
 
 EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]
@@ -50,18 +53,16 @@ def test_browser_sources_agree(goal, kind, bundled_shop, web_server, chromium_pa
 
 def _kinds_of_step(shop: Shop, goal: int, kind: str) -> set[tuple[str, str, str]]:
     """(page before, kind of action, page after) for each step of the episode, in-process."""
-    policy, seen = policy_for(goal, kind), set()
+    seen: set[tuple[str, str, str]] = set()
+
+    def record(step: Step) -> None:
+        state, action = step.info["page_state"], step.action
+        arg = action[action.index("[") + 1:-1]
+        what = "search" if action.startswith("search[") else next(c.kind for c in state.clickables if c.arg == arg)
+        seen.add((state.page_type, what, step.next_info["page_state"].page_type))
+
     with InProcessSource(shop) as src:
-        state = src.reset(goal, 0)
-        for _ in range(MAX_STEPS):
-            action = policy.act(state)
-            arg = action[action.index("[") + 1:-1]
-            what = "search" if action.startswith("search[") else next(c.kind for c in state.clickables if c.arg == arg)
-            before = state.page_type
-            state, _, done, _ = src.step(action)
-            seen.add((before, what, state.page_type))
-            if done:
-                break
+        play(ShopEnv(None, source=src), PageAgent(policy_for(goal, kind)), goal, max_steps=MAX_STEPS, on_step=record)
     return seen
 
 

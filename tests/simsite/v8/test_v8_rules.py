@@ -8,9 +8,10 @@ import json
 import pytest
 
 from shopsim.errors import DataError
-from shopsim.simsite.v8.prices import parse_budget, resolve_price, task_budget
+from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import load_v8_catalog, parse_v8_records, public_persona
 from shopsim.simsite.v8.reward import TitleTerms, score_v8_purchase
+from shopsim.text import parse_budget
 
 
 def product(**kw):

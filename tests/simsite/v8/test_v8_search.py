@@ -28,7 +28,7 @@ from shopsim.simsite.v8.search import (
     save_index,
 )
 from shopsim.simsite.v8.search_eval import evaluate_search
-from shopsim.simsite.v8.tokens import TOKENIZER_VERSION, tokenize
+from shopsim.text import TOKENIZER_VERSION, tokenize
 
 SAMPLE = Path("/work/shared/data/shopsim-sample/products.json")
 needs_sample = pytest.mark.skipif(not SAMPLE.exists(), reason="shared sample catalog not present")
