@@ -24,7 +24,7 @@ from shopsim.page import Navigation, PageState
 from shopsim.translators.documents import decode_html
 from shopsim.translators.dom import attr, text_of
 from shopsim.translators.prices import page_currency
-from shopsim.translators.realsite import RealSiteTranslator, ResultsRead
+from shopsim.translators.realsite import ItemRead, RealSiteTranslator, ResultsRead
 
 __all__ = [
     "LABELS",
@@ -376,6 +376,10 @@ class MarketTranslator(RealSiteTranslator):
         local = type(self)(market, ui_prefix(urls))
         state = local.results_state(res, url or own_url)
         return localise(state, market, page_currency((card.price_text for card, _ in res.cards), market.currency))
+
+    def market_item(self, item: ItemRead, url: str | None, market: Marketplace) -> PageState:
+        """The product state with its shop and currency on the page's marketplace."""
+        return localise(self.item_state(item, url), market, item.price.currency)
 
     def _resolve(self, state: PageState, action: str) -> Navigation:
         """Resolve on the state's own marketplace and UI prefix (amazon.co.jp stays on amazon.co.jp)."""

@@ -18,9 +18,10 @@ from shopsim.page import (
     Clickable,
     Navigation,
     PageState,
+    ProductView,
     ResultCard,
 )
-from shopsim.translators.clickables import refuse, results_clickables
+from shopsim.translators.clickables import item_clickables, refuse, results_clickables
 from shopsim.translators.detect import blocked_reason
 from shopsim.translators.documents import decode_html, load_tree, page_url
 from shopsim.translators.dom import (
@@ -108,6 +109,18 @@ class RealSiteTranslator:
             results=[card for card, _ in res.cards], next_page_url=res.next_url,
             prev_page_url=res.prev_url, has_search_bar=True,
             clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+
+    def item_state(self, item: ItemRead, url: str | None) -> PageState:
+        """The PageState of a read product page (same shape for every site; a field a site's reader
+        does not fill keeps its empty default)."""
+        product = ProductView(
+            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
+            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
+            options=item.options, selected=item.selected, option_urls=item.option_urls,
+            bullet_points=item.bullets, description=item.description, category_path=item.category_path,
+            attributes=item.attributes, images=item.images)
+        return PageState(page_type="item", site=self.site, url=url, product=product,  # type: ignore[arg-type]
+                         clickables=item_clickables(product, None), has_search_bar=True)
 
     # -- Translator protocol --------------------------------------------------------------
     def parse(self, html: str, url: str | None = None) -> PageState:
