@@ -15,7 +15,7 @@ from shopsim.translators.amazon_item import item_title, read_item
 from shopsim.translators.amazon_results import first_card, is_results_page, read_results
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import id_index
-from shopsim.translators.marketplaces import MarketTranslator
+from shopsim.translators.realsite import MarketTranslator
 
 __all__ = ["AmazonTranslator"]
 

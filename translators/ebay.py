@@ -14,7 +14,7 @@ from shopsim.page import PageState
 from shopsim.translators.documents import page_url
 from shopsim.translators.ebay_item import is_item_page, read_item
 from shopsim.translators.ebay_results import is_results_page, read_results
-from shopsim.translators.marketplaces import MarketTranslator
+from shopsim.translators.realsite import MarketTranslator
 
 __all__ = ["EbayTranslator"]
 
