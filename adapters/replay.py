@@ -45,12 +45,8 @@ UNKNOWN_IDS = ("", "unknown")
 
 
 def translator_for_site(site: str) -> Any:
-    """The translator that reads a bundle's pages (simsite, amazon or ebay)."""
-    if site == "simsite":
-        from shopsim.translators.sim_pages import SimsiteTranslator
-
-        return SimsiteTranslator()
-    from shopsim.translators.real_json import translator_for
+    """The translator that reads a bundle's pages (simsite, amazon, ebay or a registered shop)."""
+    from shopsim.translators.registry import translator_for
 
     return translator_for(site)
 

@@ -13,34 +13,28 @@ __all__ = ["register", "translate_path"]
 
 
 def translate_path(path: str, url: str | None, site: str | None) -> PageState:
-    """Translate a saved page; our own shop's pages are recognised by their embedded state block.
+    """Translate a saved page through the translator registry, as ``shopsim.translate`` does.
 
     Raises DataError when the file cannot be read (missing, no permission, a folder, a FIFO or a
     device: only regular files are opened, so nothing blocks). A file over
     ``guard.MAX_PAGE_BYTES`` is not read; like any page too costly to parse it translates to page
     type ``unknown`` with the reason.
     """
-    from shopsim.translators.documents import decode_html
-    from shopsim.translators.guard import read_regular_file
-    from shopsim.translators.real_json import translate_html
-    from shopsim.translators.sim_pages import SimsiteTranslator
+    from shopsim.translators.registry import read_page_file, translate_html
 
     try:
-        data = read_regular_file(path)
+        html = read_page_file(path)
     except OSError as exc:
         if exc.errno == errno.EFBIG:
             return PageState(page_type="unknown", site="unknown", url=url or None, reason=f"page {exc.strerror}")
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    html = decode_html(data)
-    if site == "simsite" or (site is None and 'id="shopsim-state"' in html):
-        return SimsiteTranslator().parse(html, url)
     return translate_html(html, url, site)
 
 
 def cmd_translate(args: argparse.Namespace) -> int:
     """Print the page as JSON (the answer-key shape) or as the simple observation + valid actions."""
     from shopsim.render import render_simple
-    from shopsim.translators.real_json import to_annotation_json
+    from shopsim.translators.answer_key import to_annotation_json
 
     state = translate_path(args.file, args.url or None, args.site)
     if args.profile == "shopsim-v8":  # the same page under the v8 contract: observation_state + its text
@@ -68,9 +62,12 @@ def cmd_translate(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``translate`` to the command line."""
     p = sub.add_parser("translate", help="translate a saved shopping page into shopsim's PageState")
-    p.add_argument("file", help="an HTML file (Amazon, eBay or shopsim)")
+    from shopsim.translators.registry import site_names
+
+    p.add_argument("file", help="an HTML file (Amazon, eBay, another shop or shopsim)")
     p.add_argument("--url", default="", help="the page's URL ('' = unknown: detect from the content)")
-    p.add_argument("--site", choices=("amazon", "ebay", "simsite"), default=None)
+    p.add_argument("--site", choices=site_names(), default=None,
+                   help="the translator to read it with (default: the first registered one that claims the page)")
     p.add_argument("--format", choices=("json", "text"), default="json")
     p.add_argument("--profile", choices=("webshop", "shopsim-v8"), default="webshop",
                    help="observation contract: webshop (annotation JSON / simple text) or shopsim-v8 "

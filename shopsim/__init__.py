@@ -5,6 +5,7 @@ below never import each other through it):
 
     from shopsim import ShopEnv, Shop, ShopConfig, PageState, translate, run_eval, EvalConfig
     from shopsim import Agent, make_agent, register_agent, agent_names    # the agent registry
+    from shopsim import translate, translate_file, register_translator    # the translator registry
 
 The code lives in four subpackages installed under this name: ``shopsim.simsite`` (the shop),
 ``shopsim.translators`` (page -> PageState -> text), ``shopsim.adapters`` (page sources and
@@ -29,8 +30,9 @@ _NAMES = {
     "open_shop": "shopsim.simsite.profiles:open_shop",
     "PageState": "shopsim.page:PageState",
     "observation": "shopsim.render:observation",
-    "translate": "shopsim.translators.real_json:translate_html",
-    "translate_file": "shopsim.translators.real_json:translate_file",
+    "translate": "shopsim.translators.registry:translate_html",
+    "translate_file": "shopsim.translators.registry:translate_file",
+    "register_translator": "shopsim.translators.registry:register_translator",
     "run_eval": "shopsim.agents.evaluation.runner:run_eval",
     "EvalConfig": "shopsim.agents.evaluation.config:EvalConfig",
     "Agent": "shopsim.agents.base:Agent",
@@ -41,7 +43,8 @@ _NAMES = {
 }
 __all__ = [
     "Agent", "EvalConfig", "PageState", "Shop", "ShopConfig", "ShopEnv", "ShopsimError", "WebAgentTextEnv",
-    "__version__", "agent_names", "make_agent", "observation", "open_shop", "register_agent", "run_eval",
+    "__version__", "agent_names", "make_agent", "observation", "open_shop", "register_agent",
+    "register_translator", "run_eval",
     "translate", "translate_file",
 ]
 
@@ -57,8 +60,8 @@ if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazi
     from shopsim.render import observation
     from shopsim.simsite.profiles import open_shop
     from shopsim.simsite.shop import Shop, ShopConfig
-    from shopsim.translators.real_json import translate_file
-    from shopsim.translators.real_json import translate_html as translate
+    from shopsim.translators.registry import register_translator, translate_file
+    from shopsim.translators.registry import translate_html as translate
 
 
 def __getattr__(name: str) -> Any:

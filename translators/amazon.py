@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser
 
-from shopsim.page import PageState, ProductView
+from shopsim.page import PageState
 from shopsim.translators.amazon_item import item_title, read_item
 from shopsim.translators.amazon_results import first_card, is_results_page, read_results
-from shopsim.translators.clickables import item_clickables
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import id_index
-from shopsim.translators.marketplaces import Marketplace, MarketTranslator, localise
-from shopsim.translators.realsite import ItemRead
+from shopsim.translators.realsite import MarketTranslator
 
 __all__ = ["AmazonTranslator"]
 
@@ -40,21 +38,10 @@ class AmazonTranslator(MarketTranslator):
             title_node = item_title(ids)
             if title_node is not None:
                 item = read_item(tree, html, ids, title_node, base, own_url, url, hint=market.currency)
-                return self._item_state(item, url or own_url, market)
+                return self.market_item(item, url or own_url, market)
             if not (is_results_page(html) or "/s?" in (url or "")):
                 return None
         res = read_results(tree, base, card, hint=market.currency)
         if res is None:
             return None
         return self.market_results(res, url, own_url, market)
-
-    def _item_state(self, item: ItemRead, url: str | None, market: Marketplace) -> PageState:
-        product = ProductView(
-            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
-            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
-            options=item.options, selected=item.selected, option_urls=item.option_urls,
-            bullet_points=item.bullets, description=item.description, category_path=item.category_path,
-            images=item.images)
-        state = PageState(page_type="item", site="amazon", url=url, product=product,
-                          clickables=item_clickables(product, None), has_search_bar=True)
-        return localise(state, market, item.price.currency)

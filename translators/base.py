@@ -3,7 +3,8 @@
 A translator turns a page (``html`` plus its ``url`` when known) into a :class:`PageState` and maps
 an action on that state back to a :class:`Navigation`. Text observations and valid actions are then
 rendered from the PageState by :mod:`shopsim.render`, the same for every site. Actions are read
-with :func:`shopsim.actions.parse_action`.
+with :func:`shopsim.actions.parse_action`. A translator is made known with
+``registry.register_translator``; the real-site base classes are in ``realsite``.
 """
 
 from __future__ import annotations

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser
 
-from shopsim.page import PageState, ProductView
-from shopsim.translators.clickables import item_clickables
+from shopsim.page import PageState
 from shopsim.translators.documents import page_url
 from shopsim.translators.ebay_item import is_item_page, read_item
 from shopsim.translators.ebay_results import is_results_page, read_results
-from shopsim.translators.marketplaces import Marketplace, MarketTranslator, localise
-from shopsim.translators.realsite import ItemRead
+from shopsim.translators.realsite import MarketTranslator
 
 __all__ = ["EbayTranslator"]
 
@@ -39,20 +37,10 @@ class EbayTranslator(MarketTranslator):
             title_node = is_item_page(tree)
             if title_node is not None:
                 item = read_item(tree, title_node, own_url, url, hint=market.currency)
-                return self._item_state(item, url or own_url, market)
+                return self.market_item(item, url or own_url, market)
             if not (is_results_page(html) or "/sch/" in (url or "")):
                 return None
         res = read_results(tree, base, url or own_url, hint=market.currency)
         if res is None:
             return None
         return self.market_results(res, url, own_url, market)
-
-    def _item_state(self, item: ItemRead, url: str | None, market: Marketplace) -> PageState:
-        product = ProductView(
-            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
-            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
-            options=item.options, selected=item.selected, category_path=item.category_path,
-            attributes=item.attributes, images=item.images)
-        state = PageState(page_type="item", site="ebay", url=url, product=product,
-                          clickables=item_clickables(product, None), has_search_bar=True)
-        return localise(state, market, item.price.currency)

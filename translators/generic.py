@@ -115,16 +115,16 @@ class GenericTranslator(RealSiteTranslator):
         page.h1 = _main_heading(tree, page.body)
         listy = bool(data.types & _LIST_TYPES)
         if data.main_product is not None and not (listy and page.cards):
-            return self._item_state(page, data.main_product)
+            return self._product_state(page, data.main_product)
         if page.cards and listy:
             return self._results_state(page)
         if (_buy_control(page.body, repeated_blocks(page.prices)) or data.og.get("og:type", "").startswith(
                 "product")) and (page.h1 is not None or data.og.get("og:title") or tree.css_first("title")):
-            return self._item_state(page, None)
+            return self._product_state(page, None)
         if len(page.cards) >= 3 or (page.cards and (page.query or searchy(url))):
             return self._results_state(page)
         if page.h1 is not None and buybox_price(page.body, page.prices, page.h1, set()) is not None:
-            return self._item_state(page, None)
+            return self._product_state(page, None)
         reason = blocked_reason(tree, html)
         if reason:
             return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=reason)
@@ -138,7 +138,7 @@ class GenericTranslator(RealSiteTranslator):
                     memo.pop(next(iter(memo)))
                 memo[shop] = value  # type: ignore[assignment]
 
-    def _item_state(self, page: _Page, main: ProductRecord | None) -> PageState:
+    def _product_state(self, page: _Page, main: ProductRecord | None) -> PageState:
         records = [p for p in page.data.products if p.source != "og"] or page.data.products
         shown = buybox_price(page.body, page.prices, page.h1, {c.node.mem_id for c in page.cards})
         record = main if main is not None and main.price is not None else \

@@ -6,8 +6,8 @@ marketplace id, the domain its links point to), and it decides the currency of a
 (``$`` on amazon.ca is CAD) and where ``search[...]`` and ``click[<id>]`` lead. Labels: the words
 of each UI language the translators key on (Sponsored / Gesponsert / スポンサー, Next / Weiter / 次へ,
 option placeholders, ...), matched in every language because a page may show any UI language
-(amazon.co.jp in English, ebay.com in Japanese). ``MarketTranslator`` is the base of the Amazon and
-eBay translators that applies all this to each page and each resolved action.
+(amazon.co.jp in English, ebay.com in Japanese). ``realsite.MarketTranslator``, the base of the
+Amazon and eBay translators, applies all this to each page and each resolved action.
 """
 
 from __future__ import annotations
@@ -20,16 +20,12 @@ from urllib.parse import quote_plus, urlsplit
 
 from selectolax.lexbor import LexborNode
 
-from shopsim.page import Navigation, PageState
-from shopsim.translators.documents import decode_html
+from shopsim.page import PageState
 from shopsim.translators.dom import attr, text_of
-from shopsim.translators.prices import page_currency
-from shopsim.translators.realsite import RealSiteTranslator, ResultsRead
 
 __all__ = [
     "LABELS",
     "MARKETS",
-    "MarketTranslator",
     "Marketplace",
     "default_market",
     "find_market",
@@ -332,55 +328,3 @@ def localise(state: PageState, market: Marketplace, currency: str | None) -> Pag
     if state.product is not None:
         update["product"] = state.product.model_copy(update={"currency": currency})
     return state.model_copy(update=update)
-
-
-class MarketTranslator(RealSiteTranslator):
-    """A real-site translator for every country site of one shop (Amazon or eBay).
-
-    ``market`` and ``prefix`` only serve pages and states that do not say where they are from;
-    otherwise the page's own marketplace names ``PageState.shop`` and receives every URL, so one
-    instance reads and resolves pages of any country.
-    """
-
-    def __init__(self, market: Marketplace | None = None, prefix: str = "") -> None:
-        self.market = market or default_market(self.site)
-        self.prefix = prefix
-        self.home_url = self.market.home(prefix)
-
-    def search_url(self, query: str, page: int = 1) -> str:
-        return self.market.search_url(query, page, self.prefix)
-
-    def product_url(self, item_id: str) -> str:
-        return self.market.product_url(item_id, self.prefix)
-
-    def page_market(self, html: str, url: str | None, own_url: str | None) -> Marketplace:
-        return find_market(self.site, (url, own_url), html) or self.market
-
-    def parse(self, html: str, url: str | None = None) -> PageState:
-        """As the base parse; a bot wall or unreadable page keeps the marketplace it says it is from."""
-        state = super().parse(html, url)
-        if state.shop is None:
-            page = ""
-            if state.page_type == "blocked":  # small pages: their text is read once more
-                raw = decode_html(bytes(html)) if isinstance(html, (bytes, bytearray)) else html
-                page = raw if isinstance(raw, str) else ""
-            market = find_market(self.site, (url, state.url), page)
-            if market is not None:
-                state = state.model_copy(update={"shop": market.domain})
-        return state
-
-    def market_results(self, res: ResultsRead, url: str | None, own_url: str | None,
-                       market: Marketplace) -> PageState:
-        """The results state with its card links, shop and currency on the page's marketplace."""
-        urls = [url, own_url, res.next_url, res.prev_url, *(card.url for card, _ in res.cards[:20])]
-        local = type(self)(market, ui_prefix(urls))
-        state = local.results_state(res, url or own_url)
-        return localise(state, market, page_currency((card.price_text for card, _ in res.cards), market.currency))
-
-    def _resolve(self, state: PageState, action: str) -> Navigation:
-        """Resolve on the state's own marketplace and UI prefix (amazon.co.jp stays on amazon.co.jp)."""
-        urls = state_urls(state)
-        market = market_by_domain(state.shop) or find_market(self.site, urls) or self.market
-        if market.site != self.site:
-            market = self.market
-        return RealSiteTranslator._resolve(type(self)(market, ui_prefix(urls) or self.prefix), state, action)

@@ -1,9 +1,12 @@
-"""The base translator for real shop pages: the parse skeleton and action resolution.
+"""The base translators for real shop pages: the parse skeleton, action resolution, marketplaces.
 
-Site translators (Amazon, eBay, ...) read the markup into :class:`ResultsRead` / :class:`ItemRead`;
-this module turns those into PageStates and maps actions to URLs. The helpers it builds on live in
-``dom`` (text), ``prices``, ``documents`` (bytes to tree), ``detect`` (site, bot walls) and
-``clickables``; import each name from its own module.
+Site translators read the markup into :class:`ResultsRead` / :class:`ItemRead`; the base class
+:class:`RealSiteTranslator` (generic shops) turns those into PageStates and maps actions to URLs,
+and :class:`MarketTranslator` (Amazon, eBay) does so on each page's country site (``marketplaces``).
+The ``Translator`` protocol every translator meets is in ``base``, the registry that picks one
+per page in ``registry``. The helpers built on live in ``dom`` (text), ``prices``, ``documents``
+(bytes to tree), ``detect`` (site, bot walls) and ``clickables``; import each name from its own
+module.
 """
 
 from __future__ import annotations
@@ -18,18 +21,29 @@ from shopsim.page import (
     Clickable,
     Navigation,
     PageState,
+    ProductView,
     ResultCard,
 )
-from shopsim.translators.clickables import refuse, results_clickables
+from shopsim.translators.clickables import item_clickables, refuse, results_clickables
 from shopsim.translators.detect import blocked_reason
 from shopsim.translators.documents import decode_html, load_tree, page_url
 from shopsim.translators.dom import (
     collapse,
 )
-from shopsim.translators.prices import PriceInfo
+from shopsim.translators.marketplaces import (
+    Marketplace,
+    default_market,
+    find_market,
+    localise,
+    market_by_domain,
+    state_urls,
+    ui_prefix,
+)
+from shopsim.translators.prices import PriceInfo, page_currency
 
 __all__ = [
     "ItemRead",
+    "MarketTranslator",
     "RealSiteTranslator",
     "ResultsRead",
 ]
@@ -108,6 +122,18 @@ class RealSiteTranslator:
             results=[card for card, _ in res.cards], next_page_url=res.next_url,
             prev_page_url=res.prev_url, has_search_bar=True,
             clickables=results_clickables(res.cards, res.next_url, res.prev_url, self.product_url))
+
+    def item_state(self, item: ItemRead, url: str | None) -> PageState:
+        """The PageState of a read product page (same shape for every site; a field a site's reader
+        does not fill keeps its empty default)."""
+        product = ProductView(
+            id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
+            currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,
+            options=item.options, selected=item.selected, option_urls=item.option_urls,
+            bullet_points=item.bullets, description=item.description, category_path=item.category_path,
+            attributes=item.attributes, images=item.images)
+        return PageState(page_type="item", site=self.site, url=url, product=product,  # type: ignore[arg-type]
+                         clickables=item_clickables(product, None), has_search_bar=True)
 
     # -- Translator protocol --------------------------------------------------------------
     def parse(self, html: str, url: str | None = None) -> PageState:
@@ -204,3 +230,59 @@ class RealSiteTranslator:
         if not url:
             return refuse("not_available", "no query known to page through")
         return Navigation(kind="goto", url=url)
+
+
+class MarketTranslator(RealSiteTranslator):
+    """A real-site translator for every country site of one shop (Amazon or eBay).
+
+    ``market`` and ``prefix`` only serve pages and states that do not say where they are from;
+    otherwise the page's own marketplace names ``PageState.shop`` and receives every URL, so one
+    instance reads and resolves pages of any country.
+    """
+
+    def __init__(self, market: Marketplace | None = None, prefix: str = "") -> None:
+        self.market = market or default_market(self.site)
+        self.prefix = prefix
+        self.home_url = self.market.home(prefix)
+
+    def search_url(self, query: str, page: int = 1) -> str:
+        return self.market.search_url(query, page, self.prefix)
+
+    def product_url(self, item_id: str) -> str:
+        return self.market.product_url(item_id, self.prefix)
+
+    def page_market(self, html: str, url: str | None, own_url: str | None) -> Marketplace:
+        return find_market(self.site, (url, own_url), html) or self.market
+
+    def parse(self, html: str, url: str | None = None) -> PageState:
+        """As the base parse; a bot wall or unreadable page keeps the marketplace it says it is from."""
+        state = super().parse(html, url)
+        if state.shop is None:
+            page = ""
+            if state.page_type == "blocked":  # small pages: their text is read once more
+                raw = decode_html(bytes(html)) if isinstance(html, (bytes, bytearray)) else html
+                page = raw if isinstance(raw, str) else ""
+            market = find_market(self.site, (url, state.url), page)
+            if market is not None:
+                state = state.model_copy(update={"shop": market.domain})
+        return state
+
+    def market_results(self, res: ResultsRead, url: str | None, own_url: str | None,
+                       market: Marketplace) -> PageState:
+        """The results state with its card links, shop and currency on the page's marketplace."""
+        urls = [url, own_url, res.next_url, res.prev_url, *(card.url for card, _ in res.cards[:20])]
+        local = type(self)(market, ui_prefix(urls))
+        state = local.results_state(res, url or own_url)
+        return localise(state, market, page_currency((card.price_text for card, _ in res.cards), market.currency))
+
+    def market_item(self, item: ItemRead, url: str | None, market: Marketplace) -> PageState:
+        """The product state with its shop and currency on the page's marketplace."""
+        return localise(self.item_state(item, url), market, item.price.currency)
+
+    def _resolve(self, state: PageState, action: str) -> Navigation:
+        """Resolve on the state's own marketplace and UI prefix (amazon.co.jp stays on amazon.co.jp)."""
+        urls = state_urls(state)
+        market = market_by_domain(state.shop) or find_market(self.site, urls) or self.market
+        if market.site != self.site:
+            market = self.market
+        return RealSiteTranslator._resolve(type(self)(market, ui_prefix(urls) or self.prefix), state, action)

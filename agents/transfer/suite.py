@@ -145,7 +145,7 @@ def _read_page(real: Path, spec: PageSpec, task: str) -> bytes:
 
 def build_task(spec: TaskSpec, real: Path, out: Path) -> Path:
     """Assemble one task's pages into a replay bundle at ``out / spec.id``."""
-    from shopsim.translators.real_json import translator_for
+    from shopsim.translators.registry import translator_for
 
     translator = translator_for(spec.site)
     folder = out / spec.id

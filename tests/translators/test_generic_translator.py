@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from shopsim.page import PageState
+from shopsim.translators.answer_key import to_annotation_json
 from shopsim.translators.detect import detect_site, wall_reason
 from shopsim.translators.documents import decode_html, load_tree
 from shopsim.translators.generic import GenericTranslator
-from shopsim.translators.real_json import to_annotation_json, translate_html, translator_for
+from shopsim.translators.registry import translate_html, translator_for
 from shopsim.translators.schema_org import read_structured
 from shopsim.translators.shops import currency_for, registrable, shop_name, url_id
 from tests.conftest import ISSUE_22_PAGES, REAL_PAGES, load_scorer, needs_shared

@@ -27,7 +27,7 @@ from shopsim.translators.amazon import AmazonTranslator
 from shopsim.translators.documents import decode_html, load_tree
 from shopsim.translators.dom import text_of
 from shopsim.translators.ebay import EbayTranslator
-from shopsim.translators.real_json import translate_file, translate_html
+from shopsim.translators.registry import translate_file, translate_html
 from shopsim.translators.sim_pages import SimsiteTranslator
 
 TRANSLATORS = {"amazon": AmazonTranslator(), "ebay": EbayTranslator(), "simsite": SimsiteTranslator()}

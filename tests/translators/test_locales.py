@@ -17,6 +17,7 @@ import pytest
 from shopsim.cli.translate import translate_path
 from shopsim.page import PageState, ProductView, ResultCard
 from shopsim.translators.amazon import AmazonTranslator
+from shopsim.translators.answer_key import to_annotation_json
 from shopsim.translators.clickables import item_clickables, results_clickables
 from shopsim.translators.ebay import EbayTranslator
 from shopsim.translators.marketplaces import (
@@ -27,7 +28,7 @@ from shopsim.translators.marketplaces import (
     ui_prefix,
 )
 from shopsim.translators.prices import currency_of, page_currency, parse_price
-from shopsim.translators.real_json import to_annotation_json, translate_html
+from shopsim.translators.registry import translate_html
 from tests.conftest import REAL_PAGES, load_scorer, needs_shared
 
 REAL = REAL_PAGES

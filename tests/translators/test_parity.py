@@ -89,7 +89,7 @@ def sim_pages(bundled_shop: Shop) -> dict[str, PageState]:
 
 def _bundle(tmp: Path, site: str, results: str | None, item: str | None) -> Path:
     """A bundle of one real results page (at its search URL) and/or one item page."""
-    from shopsim.translators.real_json import translator_for
+    from shopsim.translators.registry import translator_for
 
     tr = translator_for(site)
     w: BundleWriter | None = None

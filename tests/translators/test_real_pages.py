@@ -18,12 +18,13 @@ import pytest
 
 from shopsim.page import PageState, ProductView, ResultCard
 from shopsim.translators.amazon import AmazonTranslator
+from shopsim.translators.answer_key import to_annotation_json
 from shopsim.translators.clickables import item_clickables
 from shopsim.translators.detect import blocked_reason, detect_site
 from shopsim.translators.documents import decode_html, load_tree
 from shopsim.translators.ebay import EbayTranslator
 from shopsim.translators.prices import parse_price, parse_rating
-from shopsim.translators.real_json import to_annotation_json, translate_file, translate_html
+from shopsim.translators.registry import translate_file, translate_html
 from tests.conftest import ISSUE_22_PAGES, REAL_PAGES, SCORER, load_scorer, needs_shared
 
 REAL = REAL_PAGES
@@ -121,7 +122,7 @@ def test_every_real_page_meets_the_bar(scored: list[dict]) -> None:
 def test_cli_through_the_scorer(tmp_path: Path) -> None:
     """The CLI entry prints the JSON the scorer reads; run the scorer itself end to end."""
     out = tmp_path / "score.json"
-    cmd = f"{sys.executable} -m shopsim.translators.real_json {{html}} --url {{url}} --format json"
+    cmd = f"{sys.executable} -m shopsim.translators.answer_key {{html}} --url {{url}} --format json"
     subprocess.run([sys.executable, str(SCORER), "--pages", str(REAL), "--cmd", cmd, "--quiet",
                     "--jobs", str(min(4, os.cpu_count() or 1)), "--json-out", str(out)],
                    check=True, capture_output=True, timeout=600)

@@ -1,7 +1,8 @@
-"""Translate a saved real page and print it as the answer-key JSON (``shopsim translate --format json``).
+"""A PageState as the answer-key JSON (the shape of the hand-made keys ``score_translation.py`` reads).
 
-``python -m shopsim.translators.real_json FILE [--url URL] [--site amazon|ebay|other] [--format json|text]``
-An empty ``--url ''`` means no URL. The site is detected from the URL or the page when not given.
+``shopsim translate --format json`` prints it; so does ``python -m shopsim.translators.answer_key FILE
+[--url URL] [--site SITE] [--format json|text]`` (any registered site; detected from the URL or the
+page when not given). An empty ``--url ''`` means no URL.
 """
 
 from __future__ import annotations
@@ -9,70 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from shopsim.page import PageState
-from shopsim.translators.detect import detect_site
-from shopsim.translators.documents import decode_html, load_tree
-from shopsim.translators.guard import read_regular_file
 from shopsim.translators.prices import price_json
+from shopsim.translators.registry import site_names, translate_file
 
-__all__ = ["main", "to_annotation_json", "translate_file", "translate_html", "translator_for"]
-
-
-def translator_for(site: str) -> Any:
-    """The translator object for 'amazon', 'ebay' or 'other' (any other shop: the generic translator).
-
-    Imported lazily: each pulls in its parsers.
-    """
-    if site == "amazon":
-        from shopsim.translators.amazon import AmazonTranslator
-
-        return AmazonTranslator()
-    if site == "ebay":
-        from shopsim.translators.ebay import EbayTranslator
-
-        return EbayTranslator()
-    if site == "other":
-        from shopsim.translators.generic import GenericTranslator
-
-        return GenericTranslator()
-    raise ValueError(f"no real-site translator for {site!r} (use amazon, ebay or other)")
-
-
-def translate_html(html: str, url: str | None = None, site: str | None = None) -> PageState:
-    """Parse one page with the right translator; a page of no known site is read by the generic one.
-
-    A page that shows no site and no shop page stays ``unknown`` (site and page type) with a reason.
-    """
-    url = url or None
-    if not site:
-        tree, reason = load_tree(html)
-        if tree is None:
-            return PageState(page_type="unknown", site="unknown", url=url, reason=reason)
-        site = detect_site(html, tree, url)
-        if site == "unknown":
-            state = translator_for("other").parse(html, url)
-            if state.page_type == "unknown":
-                return state.model_copy(update={
-                    "site": "unknown", "reason": f"site not recognised and no shop page found ({state.reason})"})
-            return state
-    return translator_for(site).parse(html, url)
-
-
-def translate_file(path: str | Path, url: str | None = None, site: str | None = None) -> PageState:
-    """Read ``path`` (any encoding) and translate it; unreadable files give ``unknown``.
-
-    Only a regular file of at most ``guard.MAX_PAGE_BYTES`` is read: a folder, FIFO or device is
-    refused without blocking, a larger file without reading it.
-    """
-    try:
-        data = read_regular_file(path)
-    except OSError as exc:
-        return PageState(page_type="unknown", site="unknown", url=url or None,
-                         reason=f"cannot read {path}: {exc.strerror or exc}")
-    return translate_html(decode_html(data), url, site)
+__all__ = ["main", "to_annotation_json"]
 
 
 def to_annotation_json(state: PageState) -> dict[str, Any]:
@@ -129,10 +73,10 @@ def _text(state: PageState) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry: print the page state of FILE as JSON (default) or a short text summary."""
-    ap = argparse.ArgumentParser(prog="python -m shopsim.translators.real_json", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m shopsim.translators.answer_key", description=__doc__)
     ap.add_argument("file")
     ap.add_argument("--url", default="", help="the page's URL ('' = unknown)")
-    ap.add_argument("--site", choices=["amazon", "ebay", "other"], default=None)
+    ap.add_argument("--site", choices=site_names(), default=None)
     ap.add_argument("--format", choices=["json", "text"], default="json")
     args = ap.parse_args(argv)
     state = translate_file(args.file, args.url or None, args.site)
