@@ -415,7 +415,7 @@ def test_decode_png_every_filter(color: int, bpp: int):
 
 def test_browser_replay_offers_the_same_modes_and_traces(tmp_path: Path, chromium_path: str | None) -> None:
     """A recorded real bundle in Chromium: axtree ids map to actions, and each episode leaves a trace."""
-    from test_bundle_replay import FIRST_RESULT, assemble_amazon_bundle, needs_real
+    from _bundles import FIRST_RESULT, assemble_amazon_bundle, needs_real
 
     from shopsim.adapters.browser_obs import action_for_id
     from shopsim.adapters.browser_replay import BrowserReplaySource

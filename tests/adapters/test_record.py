@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_bundle_replay import recorded_observations, replayed_observations
+from _bundles import recorded_observations, replayed_observations
 
 from shopsim.adapters.browser_replay import BrowserReplaySource
 from shopsim.adapters.bundle import Bundle, sha256_hex

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_bundle_replay import AMAZON_RESULTS, FIRST_RESULT, SEARCH_URL, needs_real
+from _bundles import AMAZON_RESULTS, FIRST_RESULT, SEARCH_URL, needs_real
 
 from shopsim.adapters import ShopEnv
 from shopsim.adapters.browser_replay import BrowserReplaySource

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_bundle_replay import AMAZON_ITEM, FIRST_RESULT, ITEM_URL, assemble_amazon_bundle, needs_real
+from _bundles import AMAZON_ITEM, FIRST_RESULT, ITEM_URL, assemble_amazon_bundle, needs_real
 
 from shopsim.adapters.browser_replay import BrowserReplaySource
 from shopsim.adapters.replay import ReplaySource

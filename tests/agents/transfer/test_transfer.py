@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_bundle_replay import FIRST_RESULT, assemble_amazon_bundle, needs_real
+from _bundles import FIRST_RESULT, assemble_amazon_bundle, needs_real
 
 from shopsim.agents.transfer.bundle_episode import ScriptedAgent, product_from_state, run_transfer
 from shopsim.cli import main
