@@ -10,12 +10,14 @@ imports the other one's code.
 from __future__ import annotations
 
 import importlib
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from shopsim.errors import ConfigError, did_you_mean
 
-__all__ = ["PROFILES", "Profile", "get_profile", "open_shop"]
+__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop"]
 
 
 def _resolve(path: str) -> Any:
@@ -49,6 +51,13 @@ class Profile:
     """``reject`` (a full pool answers 429) or ``queue`` (a fair queue, 503 on timeout)."""
     app_factory: str
     """``module:callable(shop, **kw)`` -> the ASGI app serving this profile."""
+    episode_source: str
+    """``module:callable(shop, *, strict, max_steps, task_mode, interaction_mode)`` -> the page source
+    ``ShopEnv`` plays this profile's episodes through in-process."""
+    observation_modes: tuple[str, ...]
+    """The ``observation_mode`` values ``ShopEnv`` offers for this profile."""
+    page_sources: bool
+    """Whether ``ShopEnv`` takes other page sources (HTTP, browser, replay) for this profile."""
 
     def part(self, name: str) -> Any:
         """The object a ``module:attribute`` field names (imported on first use)."""
@@ -57,9 +66,40 @@ class Profile:
             raise ConfigError(f"profile {self.name}: {name} is not an importable part")
         return _resolve(value)
 
-    def load(self, config: Any) -> Any:
+    def load(self, config: Any) -> ShopLike:
         """This profile's shop for a :class:`~shopsim.simsite.shop.ShopConfig`."""
         return self.part("loader")(config)
+
+
+class ShopLike(Protocol):
+    """What every profile's shop offers (a :class:`~shopsim.simsite.shop.Shop`, a ``V8Shop``): the code
+    above the shop (envs, runners, the CLI) uses only this, and asks ``profile`` for the rest."""
+
+    profile: Profile
+    products: Mapping[str, Any]
+    goals: Sequence[Any]
+    search_engine: Any
+    nouns: Any
+
+    def product(self, asin: str) -> Any:
+        """The product with this ASIN, or ``None``."""
+        ...
+
+    def goal(self, index: int) -> Any:
+        """Goal (task) ``index``; a ConfigError when out of range."""
+        ...
+
+    def goal_indices(self, spec: str) -> list[int]:
+        """The goal indices a spec (``0-9``, ``test``, ...) names."""
+        ...
+
+    def draw_goal_index(self, rng: random.Random) -> int:
+        """A weighted goal draw."""
+        ...
+
+    def prime_nouns(self) -> None:
+        """Load the noun tagger now (before forking workers)."""
+        ...
 
 
 def _webshop_loader(config: Any) -> Any:
@@ -75,7 +115,7 @@ def _v8_loader(config: Any) -> Any:
     return V8Shop.load(config.data_dir, engine=config.extra.get("engine", "default"), task_ids=task_ids)
 
 
-def open_shop(config: Any = None) -> Any:
+def open_shop(config: Any = None) -> ShopLike:
     """The shop ``config`` describes, for its profile (``ShopConfig()`` is WebShop's bundled shop)."""
     from shopsim.simsite.shop import ShopConfig
 
@@ -102,6 +142,9 @@ PROFILES: dict[str, Profile] = {
         default_max_actions=None,
         lease_policy="reject",
         app_factory="shopsim.simsite.web:create_app",
+        episode_source="shopsim.adapters.sources:inprocess_episode_source",
+        observation_modes=("text", "text_rich", "url", "html", "screenshot", "som", "axtree", "dom"),
+        page_sources=True,
     ),
     "shopsim-v8": Profile(
         name="shopsim-v8",
@@ -121,6 +164,9 @@ PROFILES: dict[str, Profile] = {
         default_max_actions=30,
         lease_policy="queue",
         app_factory="shopsim.simsite.v8.service:create_v8_app",
+        episode_source="shopsim.adapters.v8_episode:v8_episode_source",
+        observation_modes=("text",),
+        page_sources=False,
     ),
 }
 
