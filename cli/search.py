@@ -58,7 +58,7 @@ def _ranker(shop: Any, k: int) -> Any:
     from shopsim.simsite.search import LuceneEngine
 
     engine = shop.search_engine
-    if shop.profile.name == "webshop":
+    if shop.profile.engine_scored:
         if not hasattr(engine, "scored"):
             raise ConfigError(f"the {type(engine).__name__} engine reports no scores")
 
