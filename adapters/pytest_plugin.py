@@ -34,7 +34,7 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-    from shopsim.simsite.profiles import Profile
+    from shopsim.simsite.profiles import Profile, ShopLike
 
 __all__ = [
     "CHROMIUM_PLUGIN",
@@ -154,7 +154,7 @@ class RunningShop:
     """
 
     base_url: str
-    shop: Any
+    shop: ShopLike
     """The served shop object: a :class:`~shopsim.simsite.shop.Shop`, or a ``V8Shop`` for v8."""
     profile: Profile
     options: ShopOptions

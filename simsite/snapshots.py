@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shopsim.errors import ConfigError
 from shopsim.page import FeedbackCode, SubPage
-from shopsim.simsite.profiles import get_profile
+from shopsim.simsite.profiles import ShopLike, get_profile
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.v8.observation_state import V8Feedback
 
@@ -182,7 +182,7 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def encode(state: WebShopSessionState | V8SessionState, shop: Any, *, key: str | bytes | None = None) -> str:
+def encode(state: WebShopSessionState | V8SessionState, shop: ShopLike, *, key: str | bytes | None = None) -> str:
     """The token for ``state`` on ``shop``."""
     payload = {"v": SNAPSHOT_VERSION, "fingerprint": shop_fingerprint(shop), "state": state.model_dump(mode="json")}
     raw = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -195,7 +195,7 @@ def encode(state: WebShopSessionState | V8SessionState, shop: Any, *, key: str |
     return token
 
 
-def decode(token: Any, shop: Any = None, *, key: str | bytes | None = None) -> WebShopSessionState | V8SessionState:
+def decode(token: Any, shop: ShopLike | None = None, *, key: str | bytes | None = None) -> WebShopSessionState | V8SessionState:
     """The state a token holds, after its integrity, version and (with ``shop``) fingerprint checks."""
     snap = _unpack(token, key, verify=True)
     if shop is not None:
