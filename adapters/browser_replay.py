@@ -20,7 +20,7 @@ from shopsim.adapters.browser_obs import (
 from shopsim.adapters.browser_source import EpisodeRecorder, RecordedEpisodes
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.adapters.replay import ReplaySource
-from shopsim.errors import SourceError
+from shopsim.errors import ResetNeeded, SourceError
 from shopsim.page import PageState
 
 __all__ = ["BrowserReplaySource"]
@@ -107,7 +107,7 @@ class BrowserReplaySource(RecordedEpisodes, ReplaySource):
     def observe(self, mode: BrowserMode) -> BrowserObservation:
         """The page Chromium shows as a browser observation (``screenshot``, ``axtree``, ``som``, ``dom``)."""
         if self.current is None or self.page is None:
-            raise SourceError("observe() before reset()")
+            raise ResetNeeded("observe")
         return self.observer.observe(self.page, self.current, mode)
 
     def _close_context(self) -> None:

@@ -20,7 +20,7 @@ from shopsim.adapters.browser_obs import (
     context_options,
 )
 from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
-from shopsim.errors import ConfigError, SourceError
+from shopsim.errors import ConfigError, ResetNeeded, SourceError
 from shopsim.links import PageUrls
 from shopsim.page import Navigation, PageState
 from shopsim.translators.sim_pages import SimsiteTranslator
@@ -303,7 +303,7 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         same seed and actions give the same text on every run.
         """
         if self.episode.state is None or self.page is None:
-            raise SourceError("observe() before reset()")
+            raise ResetNeeded("observe")
         redact = {self.session_id: f"fixed_{self._goal}"} if self.session_id else None
         return self.observer.observe(self.page, self.episode.state, mode, redact=redact)
 

@@ -17,17 +17,14 @@ import numpy as np
 from shopsim.adapters.browser_obs import BROWSER_MODES, DEFAULT_VIEWPORT, BrowserMode, BrowserObservation
 from shopsim.adapters.screenshots import decode_png
 from shopsim.adapters.spaces import UnicodeText
-from shopsim.adapters.v8_episode import V8Episode
-from shopsim.errors import ConfigError, SessionError, SourceError
+from shopsim.errors import ConfigError, ResetNeeded, SessionError, SourceError
 from shopsim.page import PageState
 from shopsim.render import ObservationMode
 from shopsim.render import observation as text_observation
 from shopsim.simsite.html import render_html
-from shopsim.simsite.profiles import open_shop
-from shopsim.simsite.session import ShopSession
-from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.profiles import Profile, ShopLike, get_profile, open_shop
+from shopsim.simsite.shop import ShopConfig
 from shopsim.simsite.snapshots import SnapshotError, peek
-from shopsim.simsite.v8.session import V8Session
 
 __all__ = ["PageSource", "ShopEnv", "observation"]
 
@@ -85,7 +82,7 @@ class ShopEnv(gym.Env[Any, str]):
 
     def __init__(
         self,
-        shop: Shop | None = None,
+        shop: ShopLike | None = None,
         *,
         config: ShopConfig | None = None,
         observation_mode: ObservationMode | BrowserMode = "text",
@@ -103,9 +100,9 @@ class ShopEnv(gym.Env[Any, str]):
             raise ConfigError(f"observation_mode {observation_mode!r} needs a browser page source: "
                               f"ShopEnv(source=BrowserSource(base_url), observation_mode={observation_mode!r})")
         # A page source that owns its goals (a replayed bundle) needs no shop.
-        self.shop: Any = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
+        self.shop: ShopLike | None = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
         self.observation_mode: ObservationMode | BrowserMode = observation_mode
-        self.strict, self.max_steps, self.source = strict, max_steps, source
+        self.strict, self.max_steps = strict, max_steps
         self.render_mode = render_mode
         self.observation_space: gym.Space[Any]
         if observation_mode in ("screenshot", "som"):
@@ -115,16 +112,18 @@ class ShopEnv(gym.Env[Any, str]):
             self.observation_space = UnicodeText(MAX_OBSERVATION_CHARS[observation_mode])
         self._browser_obs: BrowserObservation | None = None
         self.action_space = UnicodeText(MAX_ACTION_CHARS)
-        self.session: ShopSession | None = None
         self.state: PageState | None = None
         self.goal_index: int | None = None
         self._episode = 0
-        profile = getattr(self.shop, "profile", None)
-        self.profile_name: str = profile.name if profile is not None else "webshop"
+        # A replayed bundle brings its own goals and no shop: its pages follow WebShop's contract.
+        self.profile: Profile = getattr(self.shop, "profile", None) or get_profile(None)
         self.task_mode, self.interaction_mode = task_mode, interaction_mode
-        self.v8: V8Episode | None = None
-        if self.profile_name == "shopsim-v8" and (source is not None or observation_mode != "text"):
-            raise ConfigError("a shopsim-v8 ShopEnv runs in-process with observation_mode='text'")
+        if (source is not None and not self.profile.page_sources) or observation_mode not in self.profile.observation_modes:
+            raise ConfigError(f"a {self.profile.name} ShopEnv runs in-process with observation_mode="
+                              + " or ".join(repr(m) for m in self.profile.observation_modes))
+        #: Where pages come from: the one given, else the profile's own in-process episodes.
+        self.source: PageSource = source if source is not None else self.profile.part("episode_source")(
+            self.shop, strict=strict, max_steps=max_steps, task_mode=task_mode, interaction_mode=interaction_mode)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start an episode: ``options={"goal": n}`` picks goal n, else a seeded weighted draw."""
@@ -142,68 +141,39 @@ class ShopEnv(gym.Env[Any, str]):
             index = self.shop.draw_goal_index(random.Random(int(self.np_random.integers(2**63))))
         self.goal_index = index
         self._episode += 1
-        session_id = str(options.get("session_id", index))
-        if self.profile_name == "shopsim-v8":
-            self.v8 = V8Episode(self.shop, index, task_mode=options.get("task_mode", self.task_mode),
-                                max_actions=self.max_steps, interaction_mode=options.get("interaction_mode", self.interaction_mode))
-            self.state = self.v8.page_state
-            return self.v8.observation(), {**self.v8.info(self.state), "goal_index": index}
-        if self.source is not None:
-            self.state = self.source.reset(index, seed if seed is not None else 0)
-        else:
-            self.session = ShopSession(self.shop, self.shop.goals[index], session_id, strict=self.strict, max_steps=self.max_steps)
-            self.state = self.session.state
+        # the per-episode options this source reads (session_id, task_mode, ...), as given
+        passed = {k: options[k] for k in getattr(self.source, "episode_options", ()) if k in options}
+        self.state = self.source.reset(index, seed if seed is not None else 0, **passed)
         return self._obs(), self._info(None)
 
     def step(self, action: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Apply ``search[...]`` or ``click[...]``; an invalid action changes nothing but ``feedback``."""
         if self.state is None:
-            raise SessionError("Cannot call step() before reset()")
-        breakdown = None
-        if self.v8 is not None:
-            reward, done = self.v8.step(action)
-            return self._v8_out(reward, done)
-        if self.source is not None:
-            self.state, reward, done, truncated = self.source.step(action)
-        else:
-            assert self.session is not None
-            result = self.session.step(action)
-            self.state, reward, done, truncated, breakdown = (
-                result.state, result.reward, result.done, result.truncated, result.breakdown)
-        terminated = done and not truncated
+            raise ResetNeeded("step")
+        return self._out(*self.source.step(action))
+
+    def _out(self, state: PageState, reward: float, done: bool, truncated: bool) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self.state = state
         obs = self._obs()  # first: a browser observation's state goes into info
-        info = self._info(breakdown.model_dump() if breakdown is not None else self.state.reward_info)
-        return obs, float(reward), terminated, truncated, info
+        reward_info = getattr(self.source, "reward_info", None)
+        info = self._info(reward_info(state) if callable(reward_info) else state.reward_info)
+        return obs, float(reward), done and not truncated, truncated, info
 
     def snapshot(self) -> str:
         """The episode's state as an opaque token; ``restore`` it (here or in another env on the same shop)
         as many times as you like to branch one state into several rollouts."""
-        take = self._snapshot_source("snapshot") if self.source is not None else None
+        take = self._snapshot_source("snapshot")
         if self.state is None:
-            raise SessionError("Cannot call snapshot() before reset()")
-        if self.v8 is not None:
-            return self.v8.session.snapshot(task_mode=self.v8.mode)
-        if take is not None:
-            return take()
-        assert self.session is not None
-        return self.session.snapshot()
+            raise ResetNeeded("snapshot")
+        return take()
 
     def restore(self, token: str) -> tuple[Any, dict[str, Any]]:
         """Continue from a snapshot's state: ``(observation, info)`` as ``reset`` gives; later steps give the
         same observations and rewards as the episode the snapshot was taken from."""
-        if self.profile_name == "shopsim-v8":
-            session = V8Session.from_snapshot(self.shop, token)
-            index = self.shop.index_of(session.task.task_id)
-            episode = V8Episode(self.shop, index, task_mode=session.restored_task_mode, max_actions=session.max_actions,
-                                interaction_mode=session.interaction_mode)
-            episode.session = session
-            self.v8, self.goal_index, self.state = episode, index, episode.page_state
-            return episode.observation(), {**episode.info(self.state), "goal_index": index}
-        if self.source is None:
-            self.session = ShopSession.from_snapshot(self.shop, token)
-            self.goal_index, self.state = self.session.goal_index, self.session.state
+        self.state = self._snapshot_source("restore")(token)
+        if hasattr(self.source, "goal_index"):
+            self.goal_index = self.source.goal_index
         else:
-            self.state = self._snapshot_source("restore")(token)
             self.goal_index = getattr(peek(token), "goal_index", None)  # the source's shop checked the token
         return self._obs(), self._info(self.state.reward_info)
 
@@ -215,22 +185,18 @@ class ShopEnv(gym.Env[Any, str]):
                                 "sees pages only")
         return method
 
-    def terminate(self, reason: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        """End a shopsim-v8 episode for a runtime reason (``generation_length``): the zero vector."""
-        if self.v8 is None:
+    def terminate(self, reason: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """End an episode for a runtime reason (shopsim-v8's ``generation_length``): the zero vector."""
+        end = getattr(self.source, "terminate", None)
+        if not callable(end) or self.state is None:
             raise SessionError("terminate() is for shopsim-v8 episodes after reset()")
-        reward, done = self.v8.terminate(reason)
-        return self._v8_out(reward, done)
-
-    def _v8_out(self, reward: float, done: bool) -> tuple[str, float, bool, bool, dict[str, Any]]:
-        assert self.v8 is not None
-        self.state = self.v8.page_state
-        truncated = self.v8.session.termination not in (None, "purchase")
-        info = {**self.v8.info(self.state), "goal_index": self.goal_index}
-        return self.v8.observation(), float(reward), done and not truncated, truncated, info
+        return self._out(*end(reason))
 
     def _obs(self) -> Any:
         assert self.state is not None
+        own = getattr(self.source, "render_observation", None)
+        if callable(own):  # a contract with its own observation text (shopsim-v8)
+            return own(self.state, self.observation_mode)
         if self.observation_mode not in BROWSER_MODES:
             return observation(self.state, self.observation_mode)  # type: ignore[arg-type]
         got = self._browser_obs = self.source.observe(self.observation_mode)  # type: ignore[union-attr]
@@ -246,6 +212,9 @@ class ShopEnv(gym.Env[Any, str]):
 
     def _info(self, reward_info: dict[str, Any] | None) -> dict[str, Any]:
         assert self.state is not None
+        own = getattr(self.source, "episode_info", None)
+        if callable(own):  # a contract with its own info (shopsim-v8)
+            return {**own(self.state), "goal_index": self.goal_index}
         got = self._browser_obs if self.observation_mode in BROWSER_MODES else None
         state = got.state if got is not None and got.state is not None else self.state
         info = {
@@ -265,11 +234,11 @@ class ShopEnv(gym.Env[Any, str]):
 
     def render(self) -> str | None:
         """``ansi``: the rich text of the current page (the v8 text for a shopsim-v8 episode)."""
-        if self.v8 is not None:
-            return self.v8.observation()
-        return observation(self.state, "text_rich") if self.state is not None else None
+        if self.state is None:
+            return None
+        own = getattr(self.source, "render_observation", None)
+        return own(self.state, "text") if callable(own) else observation(self.state, "text_rich")
 
     def close(self) -> None:
-        """Close the page source, if any."""
-        if self.source is not None:
-            self.source.close()
+        """Close the page source."""
+        self.source.close()

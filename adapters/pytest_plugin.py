@@ -34,7 +34,7 @@ import pytest
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-    from shopsim.simsite.profiles import Profile
+    from shopsim.simsite.profiles import Profile, ShopLike
 
 __all__ = [
     "CHROMIUM_PLUGIN",
@@ -128,7 +128,7 @@ def read_options(config: pytest.Config) -> ShopOptions:
     num_products = _int(count, where)
     if num_products is not None and num_products < 1:
         raise pytest.UsageError(f"shopsim: {where} must be at least 1, got {num_products}")
-    if num_products is not None and profile.name != "webshop":
+    if num_products is not None and "num_products" not in profile.shop_options:
         raise pytest.UsageError(f"shopsim: {where} is a webshop option; profile {profile.name} has its own tasks")
     return ShopOptions(profile=profile.name, data=path, seed=seed or 0, num_products=num_products)
 
@@ -154,7 +154,7 @@ class RunningShop:
     """
 
     base_url: str
-    shop: Any
+    shop: ShopLike
     """The served shop object: a :class:`~shopsim.simsite.shop.Shop`, or a ``V8Shop`` for v8."""
     profile: Profile
     options: ShopOptions

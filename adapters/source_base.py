@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from shopsim.errors import SourceError
+from shopsim.errors import ResetNeeded
 from shopsim.page import Feedback, Navigation, PageState
 
 __all__ = ["EpisodeBook", "LimitedSteps", "SourceBase", "StepOut"]
@@ -69,7 +69,7 @@ class EpisodeBook:
 
     def before(self) -> StepOut | None:
         if self.state is None:
-            raise SourceError("step() before reset()")
+            raise ResetNeeded("step")
         if self.done:
             return self.refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
         self.steps += 1
@@ -95,7 +95,7 @@ class LimitedSteps(SourceBase):
     def step(self, action: str) -> StepOut:
         """Apply one action; never raises for a bad action."""
         if self.current is None:
-            raise SourceError("step() before reset()")
+            raise ResetNeeded("step")
         if self.done:
             return self._refuse(Feedback(code="episode_done", message="the episode is over; reset to start a new one"))
         self.steps += 1

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import httpx
 
 from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
-from shopsim.errors import SourceError
+from shopsim.errors import ResetNeeded, SourceError
 from shopsim.page import Navigation, PageState
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
@@ -33,36 +33,62 @@ from shopsim.translators.sim_pages import SimsiteTranslator
 __all__ = [
     "HttpSource",
     "InProcessSource",
+    "inprocess_episode_source",
 ]
 
 class InProcessSource(SourceBase):
-    """A ShopSession in this process; session id ``fixed_<goal>`` like WebShop's fixed goals."""
+    """A ShopSession in this process; session id ``<prefix><goal>`` (``fixed_<goal>`` like WebShop's fixed
+    goals; :class:`~shopsim.adapters.env.ShopEnv`'s own source uses the bare goal number)."""
 
-    def __init__(self, shop: Shop, *, strict: bool = False, max_steps: int | None = None):
-        self.shop, self.strict, self.max_steps = shop, strict, max_steps
+    #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
+    episode_options: ClassVar[tuple[str, ...]] = ("session_id",)
+
+    def __init__(self, shop: Shop, *, strict: bool = False, max_steps: int | None = None,
+                 session_prefix: str = "fixed_"):
+        self.shop, self.strict, self.max_steps, self.session_prefix = shop, strict, max_steps, session_prefix
         self.session: ShopSession | None = None
+        self.breakdown: dict[str, Any] | None = None
 
-    def reset(self, goal_index: int, seed: int = 0) -> PageState:
-        self.session = ShopSession(self.shop, self.shop.goal(goal_index), f"fixed_{goal_index}",
+    def reset(self, goal_index: int, seed: int = 0, *, session_id: str | None = None) -> PageState:
+        sid = session_id if session_id is not None else f"{self.session_prefix}{goal_index}"
+        self.session = ShopSession(self.shop, self.shop.goal(goal_index), str(sid),
                                    strict=self.strict, max_steps=self.max_steps)
+        self.breakdown = None
         return self.session.state
 
     def step(self, action: str) -> StepOut:
         if self.session is None:
-            raise SourceError("step() before reset()")
+            raise ResetNeeded("step")
         r = self.session.step(action)
+        self.breakdown = r.breakdown.model_dump() if r.breakdown is not None else None
         return r.state, r.reward, r.done, r.truncated
+
+    def reward_info(self, state: PageState) -> dict[str, Any] | None:
+        """The last step's reward breakdown (the session's own, richer than the page's), else the page's."""
+        return self.breakdown if self.breakdown is not None else state.reward_info
+
+    @property
+    def goal_index(self) -> int | None:
+        """The goal of the episode in play (after ``restore`` too)."""
+        return self.session.goal_index if self.session is not None else None
 
     def snapshot(self) -> str:
         """The session's state as a token (:meth:`ShopSession.snapshot`)."""
         if self.session is None:
-            raise SourceError("snapshot() before reset()")
+            raise ResetNeeded("snapshot")
         return self.session.snapshot()
 
     def restore(self, token: str) -> PageState:
         """Continue from a token: its goal, rules and page (the source's own strict/max_steps give way)."""
         self.session = ShopSession.from_snapshot(self.shop, token)
+        self.breakdown = None
         return self.session.state
+
+
+def inprocess_episode_source(shop: Shop, *, strict: bool = False, max_steps: int | None = None,
+                             task_mode: str | None = None, interaction_mode: str = "single_turn") -> InProcessSource:
+    """The ``webshop`` profile's ``episode_source``: ShopEnv's in-process episodes (session id = goal number)."""
+    return InProcessSource(shop, strict=strict, max_steps=max_steps, session_prefix="")
 
 
 class HttpSource(SourceBase):
@@ -118,7 +144,7 @@ class HttpSource(SourceBase):
     def step(self, action: str) -> StepOut:
         if self.api == "json":
             if self.session_id is None:
-                raise SourceError("step() before reset()")
+                raise ResetNeeded("step")
             out = self._json("POST", f"/api/sessions/{self.session_id}/step", json={"action": action})
             return PageState.model_validate(out["page_state"]), out["reward"], out["done"], out["truncated"]
         nav = self.episode.navigation(self.translator, action)
@@ -131,7 +157,7 @@ class HttpSource(SourceBase):
         """The server session's state as a token (``POST /api/sessions/{id}/snapshot``)."""
         self._json_api_only("snapshot")
         if self.session_id is None:
-            raise SourceError("snapshot() before reset()")
+            raise ResetNeeded("snapshot")
         return self._snapshot_answer(self._call("POST", f"/api/sessions/{self.session_id}/snapshot"))["snapshot"]
 
     def restore(self, token: str) -> PageState:

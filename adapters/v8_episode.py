@@ -1,4 +1,5 @@
-"""A v8 episode as :class:`ShopEnv` drives it: the session, its texts and the ``info`` it reports.
+"""A v8 episode as :class:`ShopEnv` drives it: the session, its texts and the ``info`` it reports,
+and :class:`V8Source`, the page source that plays it (the ``shopsim-v8`` profile's ``episode_source``).
 
 ``info`` keeps the keys every shopsim agent and runner reads (``valid_actions``, ``page_state``,
 ``instruction``, ``reward_info``) and adds v8's own (``observation_state``, ``termination``,
@@ -8,9 +9,10 @@ work and v8-aware agents get the contract's facts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from shopsim.errors import ConfigError
+from shopsim.adapters.source_base import SourceBase, StepOut
+from shopsim.errors import ConfigError, ResetNeeded, SessionError
 from shopsim.page import PageState
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.records import public_persona
@@ -18,7 +20,7 @@ from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.v8.observation_state import page_state_from_observation
 
-__all__ = ["V8Episode"]
+__all__ = ["V8Episode", "V8Source", "v8_episode_source"]
 
 
 class V8Episode:
@@ -76,3 +78,76 @@ class V8Episode:
             "actions_used": s.actions,
             "max_actions": s.max_actions,
         }
+
+
+class V8Source(SourceBase):
+    """v8 episodes in this process as a page source: ShopEnv steps it like any other source and asks it
+    for the contract's own text observation and ``info`` (``render_observation``, ``episode_info``)."""
+
+    #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
+    episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode")
+
+    def __init__(self, shop: V8Shop, *, max_actions: int | None = None, task_mode: str | None = None,
+                 interaction_mode: str = "single_turn"):
+        self.shop, self.max_actions = shop, max_actions
+        self.task_mode, self.interaction_mode = task_mode, interaction_mode
+        self.episode: V8Episode | None = None
+
+    def reset(self, goal_index: int, seed: int = 0, **options: Any) -> PageState:
+        """Start task ``goal_index``; ``task_mode``/``interaction_mode`` in ``options`` override the source's."""
+        self.episode = V8Episode(self.shop, goal_index, task_mode=options.get("task_mode", self.task_mode),
+                                 max_actions=self.max_actions,
+                                 interaction_mode=options.get("interaction_mode", self.interaction_mode))
+        return self.episode.page_state
+
+    def _playing(self, method: str) -> V8Episode:
+        if self.episode is None:
+            raise ResetNeeded(method)
+        return self.episode
+
+    def _out(self, reward: float, done: bool) -> StepOut:
+        episode = self._playing("step")
+        truncated = episode.session.termination not in (None, "purchase")
+        return episode.page_state, float(reward), done, truncated
+
+    def step(self, action: str) -> StepOut:
+        return self._out(*self._playing("step").step(action))
+
+    def terminate(self, reason: str) -> StepOut:
+        """End the episode for a runtime reason (``generation_length``): the zero vector."""
+        if self.episode is None:
+            raise SessionError("terminate() is for shopsim-v8 episodes after reset()")
+        return self._out(*self.episode.terminate(reason))
+
+    def render_observation(self, state: PageState, mode: str) -> str:
+        """The contract's own text observation (v8 has one mode, ``text``)."""
+        return self._playing("observe").observation()
+
+    def episode_info(self, state: PageState) -> dict[str, Any]:
+        """v8's ``info`` for the page ``state`` (built this step) instead of the generic one."""
+        return self._playing("step").info(state)
+
+    @property
+    def goal_index(self) -> int | None:
+        """The task in play as a goal index (after ``restore`` too)."""
+        return self.shop.index_of(self.episode.task.task_id) if self.episode is not None else None
+
+    def snapshot(self) -> str:
+        """The session's state as a token (with the episode's task mode)."""
+        episode = self._playing("snapshot")
+        return episode.session.snapshot(task_mode=episode.mode)
+
+    def restore(self, token: str) -> PageState:
+        """Continue from a token: its task, task mode, limits and page."""
+        session = V8Session.from_snapshot(self.shop, token)
+        episode = V8Episode(self.shop, self.shop.index_of(session.task.task_id), task_mode=session.restored_task_mode,
+                            max_actions=session.max_actions, interaction_mode=session.interaction_mode)
+        episode.session = session
+        self.episode = episode
+        return episode.page_state
+
+
+def v8_episode_source(shop: V8Shop, *, strict: bool = False, max_steps: int | None = None,
+                      task_mode: str | None = None, interaction_mode: str = "single_turn") -> V8Source:
+    """The ``shopsim-v8`` profile's ``episode_source``: ShopEnv's in-process v8 episodes."""
+    return V8Source(shop, max_actions=max_steps, task_mode=task_mode, interaction_mode=interaction_mode)

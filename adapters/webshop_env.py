@@ -24,7 +24,7 @@ from shopsim.actions import parse_action
 from shopsim.adapters.image_features import ImageFeatures
 from shopsim.adapters.spaces import UnicodeText
 from shopsim.adapters.webshop_server import WebShopServer
-from shopsim.errors import ConfigError, SessionError
+from shopsim.errors import ConfigError, ResetNeeded, SessionError
 from shopsim.page import Clickable, ClickKind, PageState
 from shopsim.render import observation as text_observation
 from shopsim.simsite.html import render_html
@@ -202,7 +202,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
 
     def _page(self) -> PageState:
         if self._session is None:
-            raise SessionError("Cannot use the env before reset()")
+            raise ResetNeeded("step")
         return self._session.state
 
     # ---- WebShop's API ------------------------------------------------------------------------

@@ -15,14 +15,7 @@ def cmd_check_goals(args: argparse.Namespace) -> int:
 
     shop = load_shop(args)
     goals = shop.goal_indices(args.goals)
-    if get_profile(args.profile).name == "shopsim-v8":
-        from shopsim.agents.reachability_v8 import check_v8_goals
-
-        rep = check_v8_goals(shop, goals, pages=args.pages)
-    else:
-        from shopsim.agents.reachability import check_goals
-
-        rep = check_goals(shop, goals, pages=args.pages)
+    rep = get_profile(args.profile).part("goal_checker")(shop, goals, pages=args.pages)
     if args.json:
         print(rep.model_dump_json(exclude=None if args.per_goal else {"per_goal"}))
         return 0

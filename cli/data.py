@@ -10,6 +10,7 @@ from pathlib import Path
 
 from shopsim.cli.options import print_table
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.profiles import PROFILES, get_profile
 
 __all__ = ["register"]
 
@@ -18,13 +19,14 @@ def _prepare_profile(args: argparse.Namespace) -> str:
     """``--profile``, or the profile the inputs imply: ``--archive`` is v8's, ``--data`` WebShop's."""
     if args.profile is not None:
         return args.profile
-    return "shopsim-v8" if args.archive is not None else "webshop"
+    wanted = "archive" if args.archive is not None else "data"
+    return next(name for name, p in PROFILES.items() if p.prepare_input == wanted)
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     """Prepare a catalog once: a WebShop store (``--data DIR``) or v8's verified, indexed folder."""
     profile = _prepare_profile(args)
-    if profile == "shopsim-v8":
+    if get_profile(profile).prepare_input == "archive":
         return _prepare_v8(args)
     if args.archive is not None:
         raise ConfigError("--archive is the shopsim-v8 profile's input; the webshop profile prepares --data DIR")
@@ -153,7 +155,7 @@ def _sizes(text: str, total: int) -> dict[str, int]:
 
 def cmd_split(args: argparse.Namespace) -> int:
     """Build persona splits from connected task groups and write the explicit task-id lists."""
-    if args.profile != "shopsim-v8":
+    if get_profile(args.profile).goal_kind != "task":
         raise ConfigError("data split builds shopsim-v8 persona splits; use --profile shopsim-v8")
     from shopsim.simsite.v8.shop import V8Shop
     from shopsim.simsite.v8.splits import build_splits, split_tasks, write_split_file
@@ -176,8 +178,6 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``data generate``, ``prepare``, ``verify``, ``split`` and ``demos`` (and ``fetch`` when installed)."""
-    from shopsim.simsite.profiles import PROFILES
-
     data = sub.add_parser("data", help="generate, prepare and verify catalogs; build task splits")
     dsub = data.add_subparsers(dest="data_command", required=True)
     gen = dsub.add_parser("generate", help="write a seeded catalog of any size in WebShop's formats")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["add_demos_parser", "cmd_demos"]
 
@@ -17,7 +18,7 @@ def cmd_demos(args: argparse.Namespace) -> int:
     """Write every log's episode, step, search and choice records to ``--out`` (all or nothing)."""
     from shopsim.agents.demos import StepRecord, demo_records, load_goal_indices
 
-    if args.profile != "webshop":
+    if not get_profile(args.profile).session_logs:
         raise ConfigError("data demos reads WebShop-format session logs; use the webshop profile's catalog")
     folder = args.logs or args.trajectories
     if not Path(folder).is_dir():

@@ -27,7 +27,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (not {args.adapter})")
     prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
-    if profile.name != "webshop" and args.adapter != "inprocess":
+    if args.adapter not in profile.adapters:
         raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
                           "its HTTP API is served by `shopsim serve --profile` for your own clients")
     if args.address is not None and args.executor != "ray":

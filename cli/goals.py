@@ -15,13 +15,14 @@ from pathlib import Path
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.errors import ConfigError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["register"]
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the selected goals: JSONL, or one goal object when exactly one goes to a ``.json`` file."""
-    if args.profile != "webshop":
+    if get_profile(args.profile).goal_kind != "goal":
         raise ConfigError(f"goals export writes WebShop goals (--profile webshop); {args.profile} has tasks, "
                           "not goal files")
     out = Path(args.out)

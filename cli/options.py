@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from shopsim.errors import ConfigError
 from shopsim.simsite.datafiles import env_data_dir
+from shopsim.simsite.profiles import ShopLike
 from shopsim.simsite.shop import ShopConfig
 
 __all__ = ["agent_options", "engine_extra", "load_shop", "print_table", "shop_args"]
@@ -46,15 +46,16 @@ def agent_options(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-def load_shop(args: argparse.Namespace) -> Any:
+def load_shop(args: argparse.Namespace) -> ShopLike:
     """The shop the options describe (a :class:`Shop`, or a ``V8Shop`` for ``--profile shopsim-v8``)."""
-    from shopsim.simsite.profiles import open_shop
+    from shopsim.simsite.profiles import get_profile, open_shop
 
-    profile = getattr(args, "profile", "webshop")
-    if profile != "webshop" and (args.num_products is not None or args.human_goals):
+    profile = getattr(args, "profile", None) or get_profile(None).name
+    takes = get_profile(profile).shop_options
+    if (args.num_products is not None and "num_products" not in takes) or (args.human_goals and "human_goals" not in takes):
         raise ConfigError(f"--num-products and --human-goals are webshop options; profile {profile} has its own tasks")
     data = args.data
-    if data is None and profile == "webshop":
+    if data is None and get_profile(profile).data_from_env:
         data = env_data_dir()
     return open_shop(ShopConfig(data_dir=data, num_products=args.num_products, human_goals=args.human_goals,
                                 seed=args.seed, profile=profile, extra=engine_extra(getattr(args, "engine", None))))

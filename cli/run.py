@@ -24,7 +24,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     shop = load_shop(args)
     profile = get_profile(args.profile)
     max_steps = args.max_steps or profile.default_max_actions or 15
-    v8 = profile.name == "shopsim-v8"
+    v8 = profile.episode_rules  # the env enforces the limit and task mode
     env = ShopEnv(shop, strict=args.strict, max_steps=max_steps if v8 else None,
                   task_mode=args.task_mode if v8 else None)
     agent = make_agent(args.agent, args.seed, agent_options(args.agent_option))

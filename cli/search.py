@@ -19,6 +19,7 @@ from typing import Any
 
 from shopsim.cli.options import load_shop, print_table, shop_args
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.profiles import ShopLike
 
 __all__ = ["register"]
 
@@ -52,13 +53,13 @@ def _read_queries(path: str) -> Iterator[tuple[dict[str, Any], str]]:
             yield rec, rec["query"]
 
 
-def _ranker(shop: Any, k: int) -> Any:
+def _ranker(shop: ShopLike, k: int) -> Any:
     """``query -> [(asin, score), ...]`` as the profile's session would search it."""
     from shopsim.simsite.lucene.bm25 import anserini_scores
     from shopsim.simsite.search import LuceneEngine
 
     engine = shop.search_engine
-    if shop.profile.name == "webshop":
+    if shop.profile.engine_scored:
         if not hasattr(engine, "scored"):
             raise ConfigError(f"the {type(engine).__name__} engine reports no scores")
 

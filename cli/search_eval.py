@@ -6,13 +6,14 @@ import argparse
 import time
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["register"]
 
 
 def cmd_search_eval(args: argparse.Namespace) -> int:
     """Evaluate the v8 index with both oracle queries and print a table (or JSON)."""
-    if args.profile != "shopsim-v8":
+    if get_profile(args.profile).search_eval is None:
         raise ConfigError(f"search-eval is for the shopsim-v8 profile (got --profile {args.profile})")
     from shopsim.simsite.v8.search_eval import evaluate_search
     from shopsim.simsite.v8.shop import V8Shop

@@ -14,6 +14,7 @@ from typing import Any
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["build_app", "data_has_human_goals", "register"]
 
@@ -34,7 +35,7 @@ def _use_human_goals(args: argparse.Namespace) -> bool:
     """WebShop's app serves human goals (``get_goals``' default); synthetic ones when asked or when there are none."""
     if args.human_goals and args.synthetic_goals:
         raise ConfigError("--human-goals and --synthetic-goals exclude each other")
-    if args.profile != "webshop":
+    if "human_goals" not in get_profile(args.profile).shop_options:
         if args.synthetic_goals:
             raise ConfigError(f"--synthetic-goals is a webshop option; profile {args.profile} has its own tasks")
         return bool(args.human_goals)  # load_shop refuses it with the reason
@@ -58,8 +59,6 @@ def _load_goals_shop(args: argparse.Namespace) -> Any:
 def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     """The app ``serve`` runs and its one-line banner (tests serve it on a loopback thread)."""
     from shopsim.agents.reports.viewer import viewer_routes
-    from shopsim.simsite.profiles import get_profile
-
     if args.slots < 1 or args.max_sessions < 1 or args.session_ttl <= 0 or args.queue_timeout <= 0:
         raise ConfigError("--slots, --max-sessions, --session-ttl and --queue-timeout must be positive")
     profile = get_profile(args.profile)

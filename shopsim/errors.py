@@ -7,6 +7,7 @@
     │                      environments turn bad actions into feedback instead)
     ├── SessionError       unknown, expired or closed sessions; too many open sessions
     ├── SourceError        a page source (HTTP, browser, replay bundle) failed to deliver a page
+    │   └── ResetNeeded    (also a SessionError) an env or page source used before ``reset()``
     └── TranslationError   a page cannot be translated (only for strict callers; translators
                            otherwise return page type ``unknown`` with a reason)
 """
@@ -20,6 +21,7 @@ __all__ = [
     "ActionError",
     "ConfigError",
     "DataError",
+    "ResetNeeded",
     "SessionError",
     "ShopsimError",
     "SourceError",
@@ -50,6 +52,17 @@ class SessionError(ShopsimError):
 
 class SourceError(ShopsimError):
     """Raised when a page source cannot deliver a page."""
+
+
+class ResetNeeded(SessionError, SourceError):
+    """Raised when an env or a page source is used before ``reset()``: one message wherever it happens.
+
+    It is both a :class:`SessionError` (what env callers caught) and a :class:`SourceError` (what
+    source callers caught), so existing ``except`` clauses keep working.
+    """
+
+    def __init__(self, method: str = "step") -> None:
+        super().__init__(f"Cannot call {method}() before reset()")
 
 
 class TranslationError(ShopsimError):

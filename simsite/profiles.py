@@ -10,12 +10,15 @@ imports the other one's code.
 from __future__ import annotations
 
 import importlib
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from shopsim.errors import ConfigError, did_you_mean
 
-__all__ = ["PROFILES", "Profile", "get_profile", "open_shop"]
+__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop"]
 
 
 def _resolve(path: str) -> Any:
@@ -49,6 +52,45 @@ class Profile:
     """``reject`` (a full pool answers 429) or ``queue`` (a fair queue, 503 on timeout)."""
     app_factory: str
     """``module:callable(shop, **kw)`` -> the ASGI app serving this profile."""
+    episode_source: str
+    """``module:callable(shop, *, strict, max_steps, task_mode, interaction_mode)`` -> the page source
+    ``ShopEnv`` plays this profile's episodes through in-process."""
+    observation_modes: tuple[str, ...]
+    """The ``observation_mode`` values ``ShopEnv`` offers for this profile."""
+    adapters: tuple[str, ...]
+    """The page sources (``--adapter`` values) this profile's episodes can run through."""
+    shop_options: tuple[str, ...]
+    """The shop options (CLI ``--num-products`` ...) it takes beyond data and seed; the rest it refuses."""
+    data_from_env: bool
+    """Whether a missing ``--data`` falls back to ``$SHOPSIM_DATA`` (else the profile's bundled catalog)."""
+    episode_rules: bool
+    """Whether the contract runs its own episode rules: the env enforces ``max_steps`` and task modes and
+    the records keep how each episode ended and the environment version (else the episode loop counts
+    steps and records keep WebShop's shape)."""
+    goal_kind: str
+    """``goal`` (WebShop's goal files: export, human goals) or ``task`` (a product's request and persona:
+    grouped with its product, persona splits)."""
+    session_logs: bool
+    """Whether its HTML sessions are logged and read back as WebShop session logs (``--log-dir``, demos)."""
+    goal_checker: str
+    """``module:callable(shop, goals, pages=)`` -> the ``check-goals`` report (oracle ceilings)."""
+    catalog_files: str
+    """``module:callable(data) -> list[Path]``: the files a run's catalog fingerprint hashes."""
+    fingerprint_products: bool
+    """Whether a snapshot's shop fingerprint hashes its product records (prices live in them) rather than
+    its price table."""
+    prepare_input: str
+    """What ``data prepare`` reads for it: ``data`` (a folder of WebShop files) or ``archive`` (one file)."""
+    engine_scored: bool
+    """Whether ``shopsim search`` ranks with the engine's ``scored`` (WebShop's Lucene: Anserini's scores)
+    rather than its ``search``."""
+    search_eval: str | None
+    """``module:callable`` that evaluates its index with oracle queries (``search-eval``), if it has one."""
+
+    @property
+    def page_sources(self) -> bool:
+        """Whether ``ShopEnv`` takes page sources other than its own (HTTP, browser, replay)."""
+        return any(a != "inprocess" for a in self.adapters)
 
     def part(self, name: str) -> Any:
         """The object a ``module:attribute`` field names (imported on first use)."""
@@ -57,9 +99,40 @@ class Profile:
             raise ConfigError(f"profile {self.name}: {name} is not an importable part")
         return _resolve(value)
 
-    def load(self, config: Any) -> Any:
+    def load(self, config: Any) -> ShopLike:
         """This profile's shop for a :class:`~shopsim.simsite.shop.ShopConfig`."""
         return self.part("loader")(config)
+
+
+class ShopLike(Protocol):
+    """What every profile's shop offers (a :class:`~shopsim.simsite.shop.Shop`, a ``V8Shop``): the code
+    above the shop (envs, runners, the CLI) uses only this, and asks ``profile`` for the rest."""
+
+    profile: Profile
+    products: Mapping[str, Any]
+    goals: Sequence[Any]
+    search_engine: Any
+    nouns: Any
+
+    def product(self, asin: str) -> Any:
+        """The product with this ASIN, or ``None``."""
+        ...
+
+    def goal(self, index: int) -> Any:
+        """Goal (task) ``index``; a ConfigError when out of range."""
+        ...
+
+    def goal_indices(self, spec: str) -> list[int]:
+        """The goal indices a spec (``0-9``, ``test``, ...) names."""
+        ...
+
+    def draw_goal_index(self, rng: random.Random) -> int:
+        """A weighted goal draw."""
+        ...
+
+    def prime_nouns(self) -> None:
+        """Load the noun tagger now (before forking workers)."""
+        ...
 
 
 def _webshop_loader(config: Any) -> Any:
@@ -75,7 +148,24 @@ def _v8_loader(config: Any) -> Any:
     return V8Shop.load(config.data_dir, engine=config.extra.get("engine", "default"), task_ids=task_ids)
 
 
-def open_shop(config: Any = None) -> Any:
+def _webshop_catalog_files(data: str | Path | None) -> list[Path]:
+    from shopsim.simsite.catalog import default_catalog_dir
+    from shopsim.simsite.datafiles import find_catalog_files
+    from shopsim.simsite.store import is_store
+
+    if data and is_store(data):  # its manifest holds every file's and source's SHA-256
+        return [Path(data) / "store.json"]
+    files = find_catalog_files(Path(data) if data else default_catalog_dir())
+    return [p for p in (files.items, files.attributes, files.human_instructions, files.reviews) if p is not None]
+
+
+def _v8_catalog_files(data: str | Path | None) -> list[Path]:
+    from shopsim.simsite.v8.shop import find_v8_catalog
+
+    return [find_v8_catalog(data)]
+
+
+def open_shop(config: Any = None) -> ShopLike:
     """The shop ``config`` describes, for its profile (``ShopConfig()`` is WebShop's bundled shop)."""
     from shopsim.simsite.shop import ShopConfig
 
@@ -102,6 +192,20 @@ PROFILES: dict[str, Profile] = {
         default_max_actions=None,
         lease_policy="reject",
         app_factory="shopsim.simsite.web:create_app",
+        episode_source="shopsim.adapters.sources:inprocess_episode_source",
+        observation_modes=("text", "text_rich", "url", "html", "screenshot", "som", "axtree", "dom"),
+        adapters=("inprocess", "http", "browser", "replay"),
+        shop_options=("num_products", "human_goals", "synthetic_goals"),
+        data_from_env=True,
+        episode_rules=False,
+        goal_kind="goal",
+        session_logs=True,
+        goal_checker="shopsim.agents.reachability:check_goals",
+        catalog_files="shopsim.simsite.profiles:_webshop_catalog_files",
+        fingerprint_products=False,
+        prepare_input="data",
+        engine_scored=True,
+        search_eval=None,
     ),
     "shopsim-v8": Profile(
         name="shopsim-v8",
@@ -121,6 +225,20 @@ PROFILES: dict[str, Profile] = {
         default_max_actions=30,
         lease_policy="queue",
         app_factory="shopsim.simsite.v8.service:create_v8_app",
+        episode_source="shopsim.adapters.v8_episode:v8_episode_source",
+        observation_modes=("text",),
+        adapters=("inprocess",),
+        shop_options=(),
+        data_from_env=False,
+        episode_rules=True,
+        goal_kind="task",
+        session_logs=False,
+        goal_checker="shopsim.agents.reachability_v8:check_v8_goals",
+        catalog_files="shopsim.simsite.profiles:_v8_catalog_files",
+        fingerprint_products=True,
+        prepare_input="archive",
+        engine_scored=False,
+        search_eval="shopsim.simsite.v8.search_eval:evaluate_search",
     ),
 }
 

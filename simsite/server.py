@@ -25,6 +25,7 @@ import uvicorn
 from starlette.requests import ClientDisconnect
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.profiles import ShopLike
 
 __all__ = ["GRACE_S", "ServerThread", "ShopServer", "serve_shop"]
 
@@ -165,7 +166,7 @@ class ServerThread:
             self.thread.join(timeout=2.0)
 
 
-def serve_shop(shop: Any, **app_kw: Any) -> ServerThread:
+def serve_shop(shop: ShopLike, **app_kw: Any) -> ServerThread:
     """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs)."""
     from shopsim.simsite.web import create_app
 

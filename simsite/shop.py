@@ -8,6 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -64,6 +65,9 @@ class Shop:
     sequences that materialise one record when asked (``lazy`` is then true).
     """
 
+    #: The profile this shop is (its name in ``PROFILES``).
+    PROFILE: ClassVar[str] = "webshop"
+
     products: Mapping[str, Product]
     product_list: Sequence[Product]
     prices: Mapping[str, float]
@@ -99,7 +103,7 @@ class Shop:
         self._cum_weights = cum_weights
         from shopsim.simsite.profiles import get_profile
 
-        self.profile = get_profile("webshop")
+        self.profile = get_profile(self.PROFILE)
 
     @classmethod
     def from_parts(
@@ -147,7 +151,9 @@ class Shop:
         A prepared store (``shopsim data prepare``) opens lazily instead, with the same products,
         prices, goals and rankings.
         """
-        if config.profile != "webshop":
+        from shopsim.simsite.profiles import get_profile
+
+        if get_profile(config.profile) is not get_profile(cls.PROFILE):
             raise ConfigError(f"Shop is the webshop profile's shop; open a {config.profile!r} shop with "
                               "shopsim.simsite.profiles.open_shop(config)")
         if is_store(config.data_dir):

@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shopsim.errors import ConfigError
 from shopsim.page import FeedbackCode, SubPage
+from shopsim.simsite.profiles import ShopLike, get_profile
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.v8.observation_state import V8Feedback
 
@@ -143,14 +144,14 @@ def shop_fingerprint(shop: Any) -> str:
     if cached is not None:
         return cached
     h = hashlib.sha256()
-    profile = getattr(getattr(shop, "profile", None), "name", "webshop")
-    h.update(f"profile={profile}\nengine={type(shop.search_engine).__name__}\n".encode())
+    profile = getattr(shop, "profile", None) or get_profile(None)
+    h.update(f"profile={profile.name}\nengine={type(shop.search_engine).__name__}\n".encode())
     h.update(f"show_attrs={getattr(shop, 'show_attrs', False)}\nproducts={len(shop.products)}\n".encode())
     own = getattr(shop, "catalog_fingerprint", None)
     if isinstance(own, str) and own:  # covers products, prices and goals
         h.update(f"store={own}\n".encode())
     else:
-        if profile == "shopsim-v8":
+        if profile.fingerprint_products:
             for product in shop.products.values():
                 h.update(product.model_dump_json().encode())
                 h.update(b"\n")
@@ -181,7 +182,7 @@ def _unb64(text: str) -> bytes:
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-def encode(state: WebShopSessionState | V8SessionState, shop: Any, *, key: str | bytes | None = None) -> str:
+def encode(state: WebShopSessionState | V8SessionState, shop: ShopLike, *, key: str | bytes | None = None) -> str:
     """The token for ``state`` on ``shop``."""
     payload = {"v": SNAPSHOT_VERSION, "fingerprint": shop_fingerprint(shop), "state": state.model_dump(mode="json")}
     raw = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
@@ -194,11 +195,11 @@ def encode(state: WebShopSessionState | V8SessionState, shop: Any, *, key: str |
     return token
 
 
-def decode(token: Any, shop: Any = None, *, key: str | bytes | None = None) -> WebShopSessionState | V8SessionState:
+def decode(token: Any, shop: ShopLike | None = None, *, key: str | bytes | None = None) -> WebShopSessionState | V8SessionState:
     """The state a token holds, after its integrity, version and (with ``shop``) fingerprint checks."""
     snap = _unpack(token, key, verify=True)
     if shop is not None:
-        profile = getattr(getattr(shop, "profile", None), "name", "webshop")
+        profile = (getattr(shop, "profile", None) or get_profile(None)).name
         if snap.state.profile != profile:
             raise SnapshotError(f"snapshot is of a {snap.state.profile} session; this shop is {profile}")
         if not hmac.compare_digest(snap.fingerprint.encode(), shop_fingerprint(shop).encode()):

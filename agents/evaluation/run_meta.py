@@ -17,6 +17,7 @@ from typing import Any
 
 from shopsim.agents.redact import redact_mapping, shopsim_env
 from shopsim.errors import ShopsimError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["catalog_fingerprint", "git_commit", "run_metadata"]
 
@@ -57,18 +58,7 @@ def _file_digest(path: Path) -> str:
 
 
 def _catalog_files(cfg: Any) -> list[Path]:
-    if cfg.profile == "shopsim-v8":
-        from shopsim.simsite.v8.shop import find_v8_catalog
-
-        return [find_v8_catalog(cfg.data)]
-    from shopsim.simsite.catalog import default_catalog_dir
-    from shopsim.simsite.datafiles import find_catalog_files
-    from shopsim.simsite.store import is_store
-
-    if cfg.data and is_store(cfg.data):  # its manifest holds every file's and source's SHA-256
-        return [Path(cfg.data) / "store.json"]
-    files = find_catalog_files(Path(cfg.data) if cfg.data else default_catalog_dir())
-    return [p for p in (files.items, files.attributes, files.human_instructions, files.reviews) if p is not None]
+    return get_profile(cfg.profile).part("catalog_files")(cfg.data)
 
 
 def catalog_fingerprint(cfg: Any, goals: list[Any] | None = None) -> dict[str, Any]:

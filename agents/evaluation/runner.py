@@ -42,6 +42,7 @@ from shopsim.agents.reports.metrics import Summary, compute_metrics
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import ConfigError
 from shopsim.progress import Progress
+from shopsim.simsite.profiles import get_profile
 from shopsim.simsite.shop import Shop
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def _goal_groups(cfg: EvalConfig, replay: ReplayGoals | None, goals: list[int]) 
     out = {}
     for g in goals:
         goal = shop.goal(g)
-        product = shop.product(goal.asin) if cfg.profile == "shopsim-v8" else None
+        product = shop.product(goal.asin) if shop.profile.goal_kind == "task" else None
         out[g] = goal_groups(goal, product, cfg.task_mode)
     return out
 
@@ -242,7 +243,7 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
     }
     if ctx.ray is not None:
         extra["ray"] = ctx.ray
-    if cfg.profile != "webshop":
+    if get_profile(cfg.profile).episode_rules:
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
                      terminations=metrics.terminations)

@@ -31,6 +31,7 @@ from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.metrics import episode_row
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import SourceError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["TRACE_DIR", "EpisodePlayer", "clear_part_dirs", "run_todo", "trace_name"]
 
@@ -130,7 +131,7 @@ class EpisodePlayer:
         if shop is not None and n_goals > 50:
             shop.prime_nouns()
         self.tracing = cfg.trace != "off" and cfg.adapter == "browser"
-        self.v8 = cfg.profile == "shopsim-v8"
+        self.v8 = get_profile(cfg.profile).episode_rules  # the env keeps the contract's rules and endings
         self.stack = ExitStack()
         try:
             self.source = None if self.replay else _source(cfg, self.stack, part)

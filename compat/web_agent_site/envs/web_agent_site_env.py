@@ -15,7 +15,7 @@ from typing import Any
 from shopsim.adapters.browser_source import BrowserSource
 from shopsim.adapters.legacy_gym import legacy_gym, legacy_text_space
 from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, fixed_goal, load_shop
-from shopsim.errors import ConfigError, SessionError
+from shopsim.errors import ConfigError, ResetNeeded
 from shopsim.page import PageState
 from shopsim.render import observation as text_observation
 from shopsim.simsite.server import ServerThread, serve_shop
@@ -100,7 +100,7 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
 
     def _page(self) -> PageState:
         if self._state is None:
-            raise SessionError("Cannot use the env before reset()")
+            raise ResetNeeded("step")
         return self._state
 
     def get_available_actions(self) -> dict[str, Any]:
