@@ -38,7 +38,8 @@ __all__ = [
 
 class InProcessSource(SourceBase):
     """A ShopSession in this process; session id ``<prefix><goal>`` (``fixed_<goal>`` like WebShop's fixed
-    goals; :class:`~shopsim.adapters.env.ShopEnv`'s own source uses the bare goal number)."""
+    goals; :class:`~shopsim.adapters.env.ShopEnv`'s own source uses the bare goal number).
+    """
 
     #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
     episode_options: ClassVar[tuple[str, ...]] = ("session_id",)

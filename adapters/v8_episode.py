@@ -82,7 +82,8 @@ class V8Episode:
 
 class V8Source(SourceBase):
     """v8 episodes in this process as a page source: ShopEnv steps it like any other source and asks it
-    for the contract's own text observation and ``info`` (``render_observation``, ``episode_info``)."""
+    for the contract's own text observation and ``info`` (``render_observation``, ``episode_info``).
+    """
 
     #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
     episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode")

@@ -34,18 +34,13 @@ def translate_path(path: str, url: str | None, site: str | None) -> PageState:
 def cmd_translate(args: argparse.Namespace) -> int:
     """Print the page as JSON (the answer-key shape) or as the simple observation + valid actions."""
     from shopsim.render import render_simple
+    from shopsim.simsite.profiles import get_profile
     from shopsim.translators.answer_key import to_annotation_json
 
     state = translate_path(args.file, args.url or None, args.site)
-    if args.profile == "shopsim-v8":  # the same page under the v8 contract: observation_state + its text
-        from shopsim.v8.observation_state import observation_from_page_state
-        from shopsim.v8.observation_text import render_observation_text
-
-        obs = observation_from_page_state(state)
-        if args.format == "json":
-            print(json.dumps(obs.model_dump(mode="json"), ensure_ascii=False))
-        else:
-            print(render_observation_text(obs))
+    profile = get_profile(args.profile)
+    if profile.page_view is not None:  # the page under the profile's own contract (v8: observation_state)
+        print(profile.part("page_view")(state, args.format))
         return 0
     if args.format == "json":
         print(json.dumps(to_annotation_json(state), ensure_ascii=False))
@@ -62,6 +57,7 @@ def cmd_translate(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``translate`` to the command line."""
     p = sub.add_parser("translate", help="translate a saved shopping page into shopsim's PageState")
+    from shopsim.simsite.profiles import PROFILES
     from shopsim.translators.registry import site_names
 
     p.add_argument("file", help="an HTML file (Amazon, eBay, another shop or shopsim)")
@@ -69,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--site", choices=site_names(), default=None,
                    help="the translator to read it with (default: the first registered one that claims the page)")
     p.add_argument("--format", choices=("json", "text"), default="json")
-    p.add_argument("--profile", choices=("webshop", "shopsim-v8"), default="webshop",
+    p.add_argument("--profile", choices=sorted(PROFILES), default="webshop",
                    help="observation contract: webshop (annotation JSON / simple text) or shopsim-v8 "
                         "(observation_state / its text)")
     p.add_argument("--view", choices=("sim", "native", "site"), default="sim",

@@ -86,6 +86,9 @@ class Profile:
     rather than its ``search``."""
     search_eval: str | None
     """``module:callable`` that evaluates its index with oracle queries (``search-eval``), if it has one."""
+    page_view: str | None = None
+    """``module:callable(state: PageState, fmt: "json" | "text") -> str``: how ``shopsim translate`` prints a
+    translated page under this contract; None: WebShop's (the answer-key JSON, or the parity text)."""
 
     @property
     def page_sources(self) -> bool:
@@ -106,7 +109,8 @@ class Profile:
 
 class ShopLike(Protocol):
     """What every profile's shop offers (a :class:`~shopsim.simsite.shop.Shop`, a ``V8Shop``): the code
-    above the shop (envs, runners, the CLI) uses only this, and asks ``profile`` for the rest."""
+    above the shop (envs, runners, the CLI) uses only this, and asks ``profile`` for the rest.
+    """
 
     profile: Profile
     products: Mapping[str, Any]
@@ -239,6 +243,7 @@ PROFILES: dict[str, Profile] = {
         prepare_input="archive",
         engine_scored=False,
         search_eval="shopsim.simsite.v8.search_eval:evaluate_search",
+        page_view="shopsim.v8.observation_text:page_view",
     ),
 }
 

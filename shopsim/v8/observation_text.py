@@ -7,6 +7,9 @@ tool-calling model, a prompt-based one or a person.
 
 from __future__ import annotations
 
+import json
+
+from shopsim.page import PageState
 from shopsim.v8.observation_state import ListedPrice, ObservationState
 
 __all__ = ["format_listed_price", "render_observation_text"]
@@ -90,3 +93,13 @@ def render_observation_text(obs: ObservationState) -> str:
     elif obs.page_type != "terminal":
         lines.append("Nothing is clickable on this page.")
     return "\n".join(lines)
+
+
+def page_view(state: PageState, fmt: str) -> str:
+    """A translated page under the v8 contract: its ``observation_state`` as JSON, or that state's text."""
+    from shopsim.v8.observation_state import observation_from_page_state
+
+    obs = observation_from_page_state(state)
+    if fmt == "json":
+        return json.dumps(obs.model_dump(mode="json"), ensure_ascii=False)
+    return render_observation_text(obs)

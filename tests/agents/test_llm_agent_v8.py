@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import SHARED
 from test_llm_agent import FakeLLM, agent_for, call, reply, tools_of
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.episode import run_episode
 from shopsim.simsite.shop import ShopConfig
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "shopsim-sample" / "products.json"
+SAMPLE = SHARED / "data" / "shopsim-sample" / "products.json"
 
 
 @pytest.fixture()

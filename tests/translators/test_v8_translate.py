@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SHARED
 
 from shopsim.v8.observation_state import observation_from_page_state
 from shopsim.v8.observation_text import render_observation_text
 
-REAL = Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "real"
+REAL = SHARED / "fixtures" / "real"
 needs_real = pytest.mark.skipif(not REAL.exists(), reason=f"the real pages are not at {REAL} (not redistributed)")
 
 

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from conftest import SHARED
 
 from shopsim.simsite.server import ServerThread
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "shopsim-sample"
+SAMPLE = SHARED / "data" / "shopsim-sample"
 needs_sample = pytest.mark.skipif(not (SAMPLE / "products.json").exists(),
                                   reason=f"the v8 dev kit is not at {SAMPLE} (it lives in ../shared)")
 

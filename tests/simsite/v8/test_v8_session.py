@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from conftest import SHARED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,7 +11,7 @@ from shopsim.errors import SessionError
 from shopsim.v8.observation_state import V8_FEEDBACK_CODES
 from shopsim.v8.observation_text import render_observation_text
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "shopsim-sample" / "products.json"
+SAMPLE = SHARED / "data" / "shopsim-sample" / "products.json"
 
 
 @pytest.fixture(scope="module")

@@ -11,11 +11,11 @@ import contextlib
 import json
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from conftest import SHARED
 
 from shopsim.simsite.server import ServerThread
 from shopsim.simsite.snapshots import TOKEN_PREFIX, V8SessionState, decode, encode
@@ -23,7 +23,7 @@ from shopsim.simsite.v8.service import create_v8_app
 from shopsim.simsite.v8.session import V8Session
 from shopsim.v8.tool_calls import option_arg
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "data" / "shopsim-sample"
+SAMPLE = SHARED / "data" / "shopsim-sample"
 BRANCHES = 3
 #: The keys of V8StepResponse: what a reset answers beside its lease, task and persona.
 STEP_KEYS = ("observation", "observation_state", "reward", "done", "termination", "reward_detail",
