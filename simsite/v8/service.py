@@ -352,13 +352,14 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
     """
-    from shopsim.simsite.v8.debug_ui import debug_routes
+    from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
 
     st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
                  snapshot_key=snapshot_key)
-    routes: list[BaseRoute] = [*V8_ROUTES, *debug_routes(shop), *extra_routes]
+    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers())
     app.state.v8 = st
+    app.state.debug_page = debug_page(shop)
     app.state.shop = shop
     app.state.leases = st.leases
     app.state.pool = st.pool
