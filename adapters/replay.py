@@ -54,7 +54,8 @@ def translator_for_site(site: str) -> Any:
 def navigation_url(state: PageState, nav: Navigation) -> str | None:
     """The GET URL a navigation loads; the sim's search form posts and redirects to its results URL."""
     if nav.kind == "form" and nav.form.get("search_query") is not None and state.site == "simsite":
-        from shopsim.links import PageUrls, split_state_url
+        from shopsim.links import PageUrls
+        from shopsim.routes import split_state_url
 
         links = PageUrls(state)
         links.keywords, links.page = nav.form["search_query"].split(" "), 1

@@ -27,8 +27,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from shopsim import routes
 from shopsim.errors import ConfigError
-from shopsim.simsite import urls
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_dict
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.shop import Shop
@@ -112,7 +112,7 @@ class WebShopServer:
         *,
         filter_goals: GoalFilter | None = None,
         limit_goals: int = -1,
-        base_url: str = urls.DEFAULT_BASE_URL,
+        base_url: str = routes.DEFAULT_BASE_URL,
     ):
         self.shop, self.base_url = shop, base_url
         self.show_attrs = shop.show_attrs

@@ -29,11 +29,11 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from shopsim.errors import DataError
 from shopsim.render import render_rich, render_simple
+from shopsim.routes import BadRequest, parse_route
 from shopsim.simsite.models import Goal
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.session_log import LogLine
 from shopsim.simsite.shop import Shop
-from shopsim.simsite.web_paths import BadRequest, parse_route
 
 __all__ = ["ChoiceRecord", "DemoRecord", "EpisodeRecord", "Nav", "SearchRecord", "StepRecord", "clean_text",
            "demo_records", "episode", "goal_split", "goal_text", "infer_action", "load_goal_indices", "log_files",

@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_ACTION_CHARS, BodyErrorCode
+from shopsim.simsite.openapi_paths import Operation, component_schemas, json_ref, openapi_paths
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS
 
 __all__ = [
@@ -121,75 +122,60 @@ class ErrorBody(BaseModel):
 
 
 
+def _operations() -> list[Operation]:
+    """What the document says of each route that the models cannot: summaries and every error status."""
+    def err(description: str) -> dict[str, Any]:
+        return {"description": description, **json_ref("ErrorBody")}
+
+    def ok(description: str, model: str) -> dict[str, Any]:
+        return {"description": description, **json_ref(model)}
+
+    body = {status: err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
+    wrong_method = err("this method is not allowed on this path (method_not_allowed)")
+    gone = {"404": err("no open session with this id (unknown_session)"), "405": wrong_method,
+            "410": err("the session was idle past its TTL (session_expired); open a new one")}
+    bad_snapshot = "the snapshot is malformed, altered, or from a shop with another catalog or goal set (invalid_snapshot)"
+    json_object = {"content": {"application/json": {"schema": {"type": "object"}}}}
+    return [
+        Operation("/api/sessions", "post", "Open a session", body="CreateSession", body_required=False, responses={
+            "201": ok("created", "SessionCreated"), **body,
+            "400": err(BODY_ERROR_DOCS["400"] + "; or a goal outside the split (invalid_goal); or " + bad_snapshot),
+            "405": wrong_method, "429": err("too many open sessions (too_many_sessions)")}),
+        Operation("/api/sessions/{sid}/step", "post", "Apply one action", body="StepRequest",
+                  responses={"200": ok("stepped", "StepResponse"), **body, **gone}),
+        Operation("/api/sessions/{sid}/snapshot", "post", "Snapshot the session's state as an opaque token (no body)",
+                  responses={"200": ok("the token", "SnapshotCreated"), **gone,
+                             "409": err("the session's state is too large for a token (snapshot_too_large)")}),
+        Operation("/api/sessions/{sid}/restore", "post",
+                  "Put the session into a snapshot's state (its goal and rules included)", body="RestoreRequest",
+                  responses={"200": ok("restored", "SessionRestored"), **body,
+                             "400": err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot), **gone}),
+        Operation("/api/sessions/{sid}", "get", "Current observation",
+                  responses={"200": ok("ok", "SessionObservation"), **gone}),
+        Operation("/api/sessions/{sid}", "delete", "Close a session",
+                  responses={"204": {"description": "closed"}, **gone}),
+        Operation("/api/health", "get", "Liveness and open sessions",
+                  responses={"200": {"description": "ok", **json_object}}),
+        Operation("/api/openapi.json", "get", "This document",
+                  responses={"200": {"description": "the OpenAPI 3.1 document", **json_object}}),
+    ]
+
+
 def openapi_spec() -> dict[str, Any]:
-    """A static OpenAPI 3.1 document built from the pydantic models' JSON schemas.
+    """A static OpenAPI 3.1 document: paths from :func:`_operations`, schemas from the pydantic models.
 
     Every error status an operation can answer is listed with its codes, so a client (or a fuzzer
     reading this document) can tell a documented refusal from a bug.
     """
     models = [CreateSession, StepRequest, RestoreRequest, SessionCreated, StepResponse, SessionObservation,
               SessionRestored, SnapshotCreated, ErrorBody]
-    schemas: dict[str, Any] = {}
-    for m in models:
-        schema = m.model_json_schema(ref_template="#/components/schemas/{model}")
-        schemas.update(schema.pop("$defs", {}))
-        schemas[m.__name__] = schema
-
-    def ref(name: str) -> dict[str, Any]:
-        return {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
-
-    def err(description: str) -> dict[str, Any]:
-        return {"description": description, **ref("ErrorBody")}
-
-    body = {status: err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
-    wrong_method = err("this method is not allowed on this path (method_not_allowed)")
-    unknown = err("no open session with this id (unknown_session)")
-    expired = err("the session was idle past its TTL (session_expired); open a new one")
-    bad_snapshot = "the snapshot is malformed, altered, or from a shop with another catalog or goal set (invalid_snapshot)"
-    sid = [{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}]
-    json_object = {"content": {"application/json": {"schema": {"type": "object"}}}}
     return {
         "openapi": "3.1.0",
         "info": {"title": "shopsim API", "version": "0.1.0",
                  "description": "Sessions are leases: idle ones expire (410); open sessions are capped (429). "
                                 "Errors are JSON {error, code, detail?}; no client input gets a 500."},
-        "paths": {
-            "/api/sessions": {"post": {
-                "summary": "Open a session", "requestBody": {"required": False, **ref("CreateSession")},
-                "responses": {"201": {"description": "created", **ref("SessionCreated")}, **body,
-                              "400": err(BODY_ERROR_DOCS["400"] + "; or a goal outside the split (invalid_goal); "
-                                         "or " + bad_snapshot),
-                              "405": wrong_method, "429": err("too many open sessions (too_many_sessions)")}}},
-            "/api/sessions/{sid}/step": {"post": {
-                "summary": "Apply one action", "parameters": sid, "requestBody": {"required": True, **ref("StepRequest")},
-                "responses": {"200": {"description": "stepped", **ref("StepResponse")}, **body,
-                              "404": unknown, "405": wrong_method, "410": expired}}},
-            "/api/sessions/{sid}/snapshot": {"post": {
-                "summary": "Snapshot the session's state as an opaque token (no body)", "parameters": sid,
-                "responses": {"200": {"description": "the token", **ref("SnapshotCreated")}, "404": unknown,
-                              "405": wrong_method, "410": expired,
-                              "409": err("the session's state is too large for a token (snapshot_too_large)")}}},
-            "/api/sessions/{sid}/restore": {"post": {
-                "summary": "Put the session into a snapshot's state (its goal and rules included)", "parameters": sid,
-                "requestBody": {"required": True, **ref("RestoreRequest")},
-                "responses": {"200": {"description": "restored", **ref("SessionRestored")}, **body,
-                              "400": err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot),
-                              "404": unknown, "405": wrong_method, "410": expired}}},
-            "/api/sessions/{sid}": {
-                "get": {"summary": "Current observation", "parameters": sid,
-                        "responses": {"200": {"description": "ok", **ref("SessionObservation")}, "404": unknown,
-                                      "405": wrong_method, "410": expired}},
-                "delete": {"summary": "Close a session", "parameters": sid,
-                           "responses": {"204": {"description": "closed"}, "404": unknown, "405": wrong_method,
-                                         "410": expired}},
-            },
-            "/api/health": {"get": {"summary": "Liveness and open sessions",
-                                    "responses": {"200": {"description": "ok", **json_object}}}},
-            "/api/openapi.json": {"get": {"summary": "This document",
-                                          "responses": {"200": {"description": "the OpenAPI 3.1 document",
-                                                                **json_object}}}},
-        },
-        "components": {"schemas": schemas},
+        "paths": openapi_paths(_operations()),
+        "components": {"schemas": component_schemas(models)},
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from shopsim import routes
 from shopsim.actions import parse_action
 from shopsim.page import (
     Clickable,
@@ -24,17 +25,16 @@ from shopsim.page import (
     Review,
     css_string,
 )
-from shopsim.simsite import urls
+from shopsim.routes import SUB_PAGES
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.snapshots import SnapshotError, WebShopSessionState, check_webshop_state, decode, encode
 
-__all__ = ["PRODUCT_WINDOW", "SUB_PAGES", "ShopSession", "StepResult", "option_shown_clicked"]
+__all__ = ["PRODUCT_WINDOW", "ShopSession", "StepResult", "option_shown_clicked"]
 
 PRODUCT_WINDOW = 10
-SUB_PAGES = ("Description", "Features", "Reviews", "Attributes")
 PageName = Literal["index", "search_results", "item_page", "item_sub_page", "done"]
 
 
@@ -79,7 +79,7 @@ class ShopSession:
         *,
         strict: bool = False,
         max_steps: int | None = None,
-        base_url: str = urls.DEFAULT_BASE_URL,
+        base_url: str = routes.DEFAULT_BASE_URL,
         goal_index: int | None = None,
     ):
         self.shop, self.goal, self.session_id = shop, goal, session_id
@@ -227,7 +227,7 @@ class ShopSession:
 
     @classmethod
     def from_snapshot(cls, shop: Shop, token: str, *, session_id: str | None = None,
-                      base_url: str = urls.DEFAULT_BASE_URL, key: str | bytes | None = None) -> ShopSession:
+                      base_url: str = routes.DEFAULT_BASE_URL, key: str | bytes | None = None) -> ShopSession:
         """A new session in a token's state (its own session id unless ``session_id`` is given)."""
         state = decode(token, shop, key=key)
         assert isinstance(state, WebShopSessionState)
@@ -285,7 +285,7 @@ class ShopSession:
         if nav.page == "index":
             return PageState(
                 page_type="search",
-                url=urls.index_url(base, sid),
+                url=routes.index_url(base, sid),
                 has_search_bar=True,
                 clickables=[Clickable(arg="search", text="Search", kind="search", selector="#search_input")],
                 **common,
@@ -299,7 +299,7 @@ class ShopSession:
             assert self.breakdown is not None
             return PageState(
                 page_type="done",
-                url=urls.done_url(base, sid, product.asin, nav.options),
+                url=routes.done_url(base, sid, product.asin, nav.options),
                 query=query,
                 keywords=keywords,
                 purchase=Purchase(id=product.asin, options=dict(nav.options), price=self.shop.prices[product.asin]),
@@ -315,12 +315,12 @@ class ShopSession:
         if nav.page == "item_sub_page":
             return PageState(
                 page_type="item_detail",
-                url=urls.sub_page_url(base, sid, product.asin, keywords, page, nav.sub_page or "", nav.options),
+                url=routes.sub_page_url(base, sid, product.asin, keywords, page, nav.sub_page or "", nav.options),
                 query=query, keywords=keywords, page_num=page, product=view,
                 sub_page=nav.sub_page,  # type: ignore[arg-type]
                 clickables=back, **common,
             )
-        url = urls.item_url(base, sid, product.asin, keywords, page, nav.options)
+        url = routes.item_url(base, sid, product.asin, keywords, page, nav.options)
         return PageState(
             page_type="item", url=url, query=query, keywords=keywords, page_num=page, product=view,
             clickables=back + self._item_clickables(product, url), **common,
@@ -333,20 +333,20 @@ class ShopSession:
         clicks = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search", selector="[data-action='back-to-search']")]
         if page > 1:
             clicks.append(Clickable(arg="< prev", text="< Prev", kind="prev", selector="[data-action='prev']",
-                                    url=urls.results_url(base, sid, keywords, page - 1)))
-        next_url = urls.results_url(base, sid, keywords, page + 1)
+                                    url=routes.results_url(base, sid, keywords, page - 1)))
+        next_url = routes.results_url(base, sid, keywords, page + 1)
         clicks.append(Clickable(arg="next >", text="Next >", kind="next", selector="[data-action='next']", url=next_url))
         cards = []
         for asin in shown:
             p = self.shop.products[asin]
-            link = urls.item_url(base, sid, asin, keywords, page, {})
+            link = routes.item_url(base, sid, asin, keywords, page, {})
             cards.append(ResultCard(id=asin, title=p.title, price=_price(p), price_text=p.price_text, url=link))
             clicks.append(Clickable(arg=asin.lower(), text=asin, kind="product", url=link,
                                     selector=f"a.product-link[data-asin='{asin}']", clicked=asin in self.visited))
         return PageState(
-            page_type="results", url=urls.results_url(base, sid, keywords, page), query=" ".join(keywords),
+            page_type="results", url=routes.results_url(base, sid, keywords, page), query=" ".join(keywords),
             keywords=keywords, page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
-            prev_page_url=urls.results_url(base, sid, keywords, page - 1) if page > 1 else None,
+            prev_page_url=routes.results_url(base, sid, keywords, page - 1) if page > 1 else None,
             clickables=clicks, visited_ids=list(self.visited), **common,
         )
 

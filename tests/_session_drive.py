@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from shopsim import links
+from shopsim import routes
 from shopsim.render import render_simple
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
@@ -50,7 +50,7 @@ def _get(client: httpx.Client, drive: Drive, path: str, page: str) -> httpx.Resp
 
 def _search(client: httpx.Client, drive: Drive, mirror: ShopSession, sid: str, query: str) -> None:
     _act(drive, mirror, f"search[{query.lower()}]")
-    r = client.post(links.index_path(sid), data={"search_query": query}, follow_redirects=False)
+    r = client.post(routes.index_path(sid), data={"search_query": query}, follow_redirects=False)
     assert r.status_code == 303, r.text[-300:]
     _get(client, drive, r.headers["location"], "search_results")
 
@@ -59,27 +59,27 @@ def drive_session(client: httpx.Client, shop: Shop, goal: int, sid: str, base_ur
     """Search, back to search, search again, next page, a reload, an item, an option, a sub-page, back, buy."""
     drive = Drive()
     mirror = ShopSession(shop, shop.goal(goal), sid, base_url=base_url)
-    _get(client, drive, links.index_path(sid), "index")
+    _get(client, drive, routes.index_path(sid), "index")
     _search(client, drive, mirror, sid, "nail polish")
     _act(drive, mirror, "click[back to search]")
-    _get(client, drive, links.index_path(sid), "index")
+    _get(client, drive, routes.index_path(sid), "index")
     _search(client, drive, mirror, sid, "Blue Color")  # the form lower-cases it, as WebShop's does
     kw = ["blue", "color"]
     _act(drive, mirror, "click[next >]")
-    _get(client, drive, links.results_path(sid, kw, 2), "search_results")
-    _get(client, drive, links.results_path(sid, kw, 2), "search_results")  # a reload: no action
+    _get(client, drive, routes.results_path(sid, kw, 2), "search_results")
+    _get(client, drive, routes.results_path(sid, kw, 2), "search_results")  # a reload: no action
     product = next(shop.products[c.id] for c in mirror.state.results if shop.products[c.id].options)
     axis, values = next(iter(product.options.items()))
     opts = {axis: values[-1]}
     _act(drive, mirror, f"click[{product.asin.lower()}]")
-    _get(client, drive, links.item_path(sid, product.asin, kw, 2, {}), "item_page")
+    _get(client, drive, routes.item_path(sid, product.asin, kw, 2, {}), "item_page")
     _act(drive, mirror, f"click[{values[-1]}]")
-    _get(client, drive, links.item_path(sid, product.asin, kw, 2, opts), "item_page")
+    _get(client, drive, routes.item_path(sid, product.asin, kw, 2, opts), "item_page")
     _act(drive, mirror, "click[features]")
-    _get(client, drive, links.sub_page_path(sid, product.asin, kw, 2, "Features", opts), "item_sub_page")
+    _get(client, drive, routes.sub_page_path(sid, product.asin, kw, 2, "Features", opts), "item_sub_page")
     _act(drive, mirror, "click[< prev]")
-    _get(client, drive, links.item_path(sid, product.asin, kw, 2, opts), "item_page")
+    _get(client, drive, routes.item_path(sid, product.asin, kw, 2, opts), "item_page")
     _act(drive, mirror, "click[buy now]")
-    _get(client, drive, links.done_path(sid, product.asin, opts), "done")
+    _get(client, drive, routes.done_path(sid, product.asin, opts), "done")
     drive.asin, drive.options = product.asin, opts
     return drive

@@ -15,7 +15,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from shopsim.actions import parse_action
-from shopsim.links import PageUrls, split_state_url
+from shopsim.links import PageUrls
 from shopsim.page import (
     Clickable,
     Feedback,
@@ -27,6 +27,7 @@ from shopsim.page import (
     Review,
     css_string,
 )
+from shopsim.routes import split_state_url
 from shopsim.translators.documents import decode_html
 from shopsim.translators.guard import markup_refusal
 

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-__all__ = ["debug_page", "debug_routes"]
+__all__ = ["DEBUG_ROUTES", "debug_page", "debug_ui"]
 
 MAX_LISTED_TASKS = 200
 
@@ -34,15 +34,14 @@ def debug_page(shop: Any) -> str:
     return _PAGE.replace("__BOOT__", _boot(shop))
 
 
-def debug_routes(shop: Any) -> list[Route]:
-    """GET ``/debug-ui``; the page itself calls ``/api/sessions/...`` from the browser."""
-    page = debug_page(shop)
+async def debug_ui(request: Request) -> Response:
+    """GET ``/debug-ui``: the page built once by ``create_v8_app`` (``app.state.debug_page``); it calls
+    ``/api/sessions/...`` from the browser."""
+    return HTMLResponse(request.app.state.debug_page, headers={
+        "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Content-Security-Policy": _CSP})
 
-    async def debug_ui(request: Request) -> Response:
-        return HTMLResponse(page, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
-                                           "Content-Security-Policy": _CSP})
 
-    return [Route("/debug-ui", debug_ui, methods=["GET"])]
+DEBUG_ROUTES = (Route("/debug-ui", debug_ui, methods=["GET"]),)
 
 
 # Inline script and style only; fetches to this origin only.

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
 from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, BodyErrorCode
+from shopsim.simsite.openapi_paths import Operation, json_ref, openapi_paths
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.reward import RewardDetail
 from shopsim.simsite.v8.service import V8Reset, V8Restore, V8StepRequest, V8Terminate
@@ -139,22 +140,22 @@ an HTTP error: it is a 200 that counts as a step and leaves the page unchanged.
 """
 
 
-def _ref(name: str) -> dict[str, Any]:
-    return {"content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{name}"}}}}
-
-
 def _err(description: str) -> dict[str, Any]:
-    return {"description": description, **_ref("V8Error")}
+    return {"description": description, **json_ref("V8Error")}
 
 
-def v8_openapi_spec() -> dict[str, Any]:
-    """A static OpenAPI 3.1 document for every ``/api/`` route of ``create_v8_app``."""
-    pairs = [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES]
-    _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
-    schemas: dict[str, Any] = top["$defs"]
+def _ok(description: str, model: str) -> dict[str, Any]:
+    return {"description": description, **json_ref(model)}
 
-    lease = [{"name": "lease", "in": "path", "required": True, "schema": {"type": "string"},
-              "description": "lease_id from the reset"}]
+
+def _op(path: str, method: str, operation_id: str, summary: str, responses: dict[str, Any],
+        body: str | None = None) -> Operation:
+    return Operation(path, method, summary, responses, body=body, operation_id=operation_id,
+                     param_docs={"lease": "lease_id from the reset"})
+
+
+def _operations() -> list[Operation]:
+    """What the document says of each route that the models cannot: summaries and every error status."""
     body = {status: _err(text) for status, text in BODY_ERROR_DOCS.items()}  # 400, 413, 415, 422
     expired = _err("the lease was idle past the session TTL (lease_expired); its slot was freed")
     no_lease = _err("no open session with this lease (unknown_lease): released, expired or never opened")
@@ -162,66 +163,57 @@ def v8_openapi_spec() -> dict[str, Any]:
     wrong_method = _err("this method is not allowed on this path (method_not_allowed)")
     bad_snapshot = ("the snapshot is malformed, altered, of another profile, or from a shop with another catalog "
                     "or task set, or describes a state no session reaches (invalid_snapshot)")
-    step_ok = {"description": "the session after the action", **_ref("V8StepResponse")}
+    json_object = {"content": {"application/json": {"schema": {"type": "object"}}}}
+    return [
+        _op("/api/sessions", "post", "reset", "Open a session on a task (waits in the queue when every slot is busy)",
+            body="V8Reset", responses={
+                "201": _ok("the session and its first page (the snapshot's page when one was sent)", "V8ResetResponse"),
+                **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot
+                                    + ", or not of the task_id sent beside it"),
+                "404": _err("no task with this task_id (unknown_task)"),
+                "422": _err("invalid body (invalid_body, with detail): neither task_id nor snapshot, "
+                            "or a snapshot with task_mode, interaction_mode or max_actions (the "
+                            "token carries them); or persona mode on a task without a persona (no_persona)"),
+                "503": _err("no slot freed within the queue wait (no_free_slot)")}),
+        _op("/api/sessions/{lease}/step", "post", "step", "Apply one action", body="V8StepRequest", responses={
+            "200": _ok("the session after the action", "V8StepResponse"), **body, "404": no_lease, "409": over,
+            "410": expired,
+            "422": _err("invalid body (invalid_body): not exactly one of action or tool; or a tool call that is not "
+                        "search/click with a string argument (invalid_tool_call)")}),
+        _op("/api/sessions/{lease}/terminate", "post", "terminate",
+            "End the episode for a runtime reason (all-zero reward)", body="V8Terminate",
+            responses={"200": _ok("the ended session", "V8StepResponse"), **body, "404": no_lease, "409": over,
+                       "410": expired}),
+        _op("/api/sessions/{lease}/snapshot", "post", "snapshot", "The session's state as an opaque token (no body)",
+            responses={"200": _ok("the token", "V8Snapshot"), "404": no_lease, "405": wrong_method, "410": expired,
+                       "409": _err("the session's state is too large for a token (snapshot_too_large)")}),
+        _op("/api/sessions/{lease}/restore", "post", "restore",
+            "Put the session into a snapshot's state (its task, mode and limits included)", body="V8Restore",
+            responses={"200": _ok("the session in the snapshot's state", "V8StepResponse"), **body,
+                       "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot),
+                       "404": no_lease, "405": wrong_method, "410": expired}),
+        _op("/api/sessions/{lease}", "get", "get_session", "The session's current state",
+            responses={"200": _ok("current state", "V8StepResponse"), "404": no_lease, "410": expired}),
+        _op("/api/sessions/{lease}", "delete", "release", "Release the session and free its slot",
+            responses={"204": {"description": "released"}, "404": no_lease, "410": expired}),
+        _op("/api/health", "get", "health", "Liveness and slot-pool load", responses={"200": _ok("ok", "V8Health")}),
+        _op("/api/environment", "get", "environment", "The frozen environment.json",
+            responses={"200": _ok("ok", "V8Environment")}),
+        _op("/api/openapi.json", "get", "openapi", "This document",
+            responses={"200": {"description": "the OpenAPI 3.1 document", **json_object}}),
+    ]
+
+
+def v8_openapi_spec() -> dict[str, Any]:
+    """A static OpenAPI 3.1 document for every ``/api/`` route of ``create_v8_app``: paths from
+    :func:`_operations`, schemas from the pydantic models (requests as validated, responses as serialized)."""
+    pairs = [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES]
+    _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
+    schemas: dict[str, Any] = top["$defs"]
     return {
         "openapi": "3.1.0",
         "info": {"title": "ShopSimulator v8 API", "version": str(ENVIRONMENT["environment_version"]),
                  "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY_BYTES)},
-        "paths": {
-            "/api/sessions": {"post": {
-                "operationId": "reset", "summary": "Open a session on a task (waits in the queue when every slot is busy)",
-                "requestBody": {"required": True, **_ref("V8Reset")},
-                "responses": {"201": {"description": "the session and its first page (the snapshot's page when "
-                                                     "one was sent)", **_ref("V8ResetResponse")},
-                              **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot
-                                                  + ", or not of the task_id sent beside it"),
-                              "404": _err("no task with this task_id (unknown_task)"),
-                              "422": _err("invalid body (invalid_body, with detail): neither task_id nor snapshot, "
-                                          "or a snapshot with task_mode, interaction_mode or max_actions (the "
-                                          "token carries them); or persona mode on a task without a persona "
-                                          "(no_persona)"),
-                              "503": _err("no slot freed within the queue wait (no_free_slot)")}}},
-            "/api/sessions/{lease}/step": {"post": {
-                "operationId": "step", "summary": "Apply one action", "parameters": lease,
-                "requestBody": {"required": True, **_ref("V8StepRequest")},
-                "responses": {"200": step_ok, **body, "404": no_lease, "409": over, "410": expired,
-                              "422": _err("invalid body (invalid_body): not exactly one of action or tool; "
-                                          "or a tool call that is not search/click with a string argument "
-                                          "(invalid_tool_call)")}}},
-            "/api/sessions/{lease}/terminate": {"post": {
-                "operationId": "terminate", "summary": "End the episode for a runtime reason (all-zero reward)",
-                "parameters": lease, "requestBody": {"required": True, **_ref("V8Terminate")},
-                "responses": {"200": {"description": "the ended session", **_ref("V8StepResponse")},
-                              **body, "404": no_lease, "409": over, "410": expired}}},
-            "/api/sessions/{lease}/snapshot": {"post": {
-                "operationId": "snapshot", "summary": "The session's state as an opaque token (no body)",
-                "parameters": lease,
-                "responses": {"200": {"description": "the token", **_ref("V8Snapshot")}, "404": no_lease,
-                              "405": wrong_method, "410": expired,
-                              "409": _err("the session's state is too large for a token (snapshot_too_large)")}}},
-            "/api/sessions/{lease}/restore": {"post": {
-                "operationId": "restore",
-                "summary": "Put the session into a snapshot's state (its task, mode and limits included)",
-                "parameters": lease, "requestBody": {"required": True, **_ref("V8Restore")},
-                "responses": {"200": {"description": "the session in the snapshot's state", **_ref("V8StepResponse")},
-                              **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot),
-                              "404": no_lease, "405": wrong_method, "410": expired}}},
-            "/api/sessions/{lease}": {
-                "get": {"operationId": "get_session", "summary": "The session's current state", "parameters": lease,
-                        "responses": {"200": {"description": "current state", **_ref("V8StepResponse")},
-                                      "404": no_lease, "410": expired}},
-                "delete": {"operationId": "release", "summary": "Release the session and free its slot",
-                           "parameters": lease,
-                           "responses": {"204": {"description": "released"}, "404": no_lease, "410": expired}},
-            },
-            "/api/health": {"get": {"operationId": "health", "summary": "Liveness and slot-pool load",
-                                    "responses": {"200": {"description": "ok", **_ref("V8Health")}}}},
-            "/api/environment": {"get": {"operationId": "environment", "summary": "The frozen environment.json",
-                                         "responses": {"200": {"description": "ok", **_ref("V8Environment")}}}},
-            "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "This document",
-                                          "responses": {"200": {"description": "the OpenAPI 3.1 document",
-                                                                "content": {"application/json": {
-                                                                    "schema": {"type": "object"}}}}}}},
-        },
+        "paths": openapi_paths(_operations()),
         "components": {"schemas": schemas},
     }

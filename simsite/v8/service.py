@@ -40,13 +40,13 @@ from shopsim.simsite.json_api import (
 )
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
 from shopsim.simsite.v8.environment import ENVIRONMENT
-from shopsim.simsite.v8.records import public_persona
+from shopsim.simsite.v8.records import V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
 from shopsim.v8.tool_calls import canonical_action
 
-__all__ = ["V8Reset", "V8Restore", "V8StepRequest", "V8Terminate", "create_v8_app"]
+__all__ = ["V8_ROUTES", "V8Reset", "V8Restore", "V8State", "V8StepRequest", "V8Terminate", "create_v8_app"]
 
 MAX_BODY = MAX_BODY_BYTES  # the documented limit, shared with the WebShop API
 
@@ -124,6 +124,69 @@ class _Lease:
     last_used: float = field(default_factory=time.monotonic)
 
 
+class V8State:
+    """What the v8 endpoints share (``app.state.v8``): the shop, the open leases and the slot pool."""
+
+    def __init__(self, shop: V8Shop, *, slots: int, queue_timeout_s: float, session_ttl_s: float,
+                 snapshot_key: str | bytes | None):
+        self.shop, self.queue_timeout_s, self.ttl, self.snapshot_key = shop, queue_timeout_s, session_ttl_s, snapshot_key
+        self.leases: dict[str, _Lease] = {}
+        self.pool = SlotPool(slots, self.sweep)
+        self.fingerprinted = False
+
+    def sweep(self) -> None:
+        now = time.monotonic()
+        for lid in [k for k, lease in self.leases.items() if now - lease.last_used > self.ttl]:
+            self.pool.release(self.leases.pop(lid).slot)
+
+    def lease_of(self, request: Request) -> _Lease:
+        lid = request.path_params["lease"]
+        lease = self.leases.get(lid)
+        now = time.monotonic()
+        if lease is not None and now - lease.last_used > self.ttl:  # expired: its slot goes back
+            self.pool.release(self.leases.pop(lid).slot)
+            raise ClientError(410, "lease_expired", f"session {lid[:80]!r} expired after {self.ttl:g}s idle")
+        if lease is None:
+            raise ClientError(404, "unknown_lease", f"no open session {lid[:80]!r}")
+        lease.last_used = now
+        return lease
+
+    async def fingerprint(self) -> None:
+        """The shop's fingerprint, hashed once in a worker thread: it reads every product (0.2 s for the
+        2,000 bundled), and the event loop must keep serving other leases meanwhile."""
+        if not self.fingerprinted:
+            await run_in_threadpool(shop_fingerprint, self.shop)
+            self.fingerprinted = True
+
+    def from_token(self, token: str) -> tuple[V8Session, str]:
+        """A session in the token's state and its task mode; any refusal is 400 invalid_snapshot."""
+        try:
+            session = V8Session.from_snapshot(self.shop, token, key=self.snapshot_key)
+        except SnapshotError as exc:
+            raise ClientError(400, "invalid_snapshot", str(exc)) from None
+        task = session.task
+        mode = session.restored_task_mode or task.task_mode
+        if mode == "persona" and task.user_persona is None:
+            raise ClientError(400, "invalid_snapshot", f"snapshot is in persona mode, but task {task.task_id} has "
+                              "no persona")
+        return session, mode
+
+
+def _state(request: Request) -> V8State:
+    return request.app.state.v8
+
+
+def _step_body(lease: _Lease, step: V8Step | None = None) -> dict[str, Any]:
+    s = lease.session
+    return {
+        "observation": s.observation(), "observation_state": s.state.model_dump(mode="json"),
+        "reward": s.reward, "done": s.done, "termination": s.termination,
+        "reward_detail": s.detail.model_dump(mode="json") if s.detail is not None else None,
+        "action_feedback": step.feedback if step is not None else s.state.action_feedback,
+        "actions_used": s.actions, "max_actions": s.max_actions,
+    }
+
+
 def _arguments(arguments: Any) -> Any:
     """String tool arguments parsed as strictly as a body: the JSON inside JSON could otherwise carry
     nesting past the recursion limit or lone surrogates (a 500 later) past the body check."""
@@ -135,193 +198,169 @@ def _arguments(arguments: Any) -> Any:
         raise ActionError(f"tool arguments are not JSON: {str(exc)[:200]}") from None
 
 
+# ---- endpoints ------------------------------------------------------------------------------------
+async def _task_of(st: V8State, body: V8Reset) -> tuple[V8Session | None, V8Task, str] | Response:
+    """The reset's session (restored from a token, else None: opened once a slot is free), task and mode."""
+    if body.snapshot is not None:  # checked before queueing: a bad token never waits for a slot
+        await st.fingerprint()
+        restored, mode = st.from_token(body.snapshot)
+        task = restored.task
+        if body.task_id is not None and body.task_id != task.task_id:
+            raise ClientError(400, "invalid_snapshot", f"snapshot is of task {task.task_id}, not task_id "
+                              f"{body.task_id}")
+        return restored, task, mode
+    assert body.task_id is not None  # V8Reset's validator
+    try:
+        task = st.shop.task_by_id(body.task_id)
+    except ConfigError as exc:
+        return json_error(404, "unknown_task", str(exc))
+    mode = body.task_mode or task.task_mode
+    if mode == "persona" and task.user_persona is None:
+        return json_error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its "
+                          "product); use task_mode standard")
+    return None, task, mode
+
+
+async def create(request: Request) -> Response:
+    st = _state(request)
+    body: V8Reset = await read_json_body(request, V8Reset)
+    found = await _task_of(st, body)
+    if isinstance(found, Response):
+        return found
+    restored, task, mode = found
+    try:
+        slot = await st.pool.acquire(st.queue_timeout_s)
+    except SlotTimeout as exc:
+        return json_error(503, "no_free_slot", str(exc))
+    try:
+        session = restored if restored is not None else V8Session(
+            st.shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
+    except BaseException:
+        st.pool.release(slot)
+        raise
+    lid = uuid.uuid4().hex
+    lease = st.leases[lid] = _Lease(session, slot, mode)
+    out = {
+        "lease_id": lid, "env_idx": slot, "task_id": task.task_id, "task_instruction": task.instruction_for(mode),
+        "user_persona": public_persona(task.user_persona) if mode == "persona" else None,
+        "task_mode": mode, "interaction_mode": session.interaction_mode,
+        "environment_version": ENVIRONMENT["environment_version"], **_step_body(lease),
+    }
+    if body.include_private:
+        out["private_task_instruction"] = task.instruction
+    return JSONResponse(out, status_code=201)
+
+
+async def step(request: Request) -> Response:
+    lease = _state(request).lease_of(request)
+    body: V8StepRequest = await read_json_body(request, V8StepRequest)
+    if (body.action is None) == (body.tool is None):
+        return json_error(422, "invalid_body", "send exactly one of 'action' or 'tool' (with 'arguments')")
+    try:
+        action = body.action if body.action is not None else canonical_action(body.tool, _arguments(body.arguments))
+    except ActionError as exc:
+        return json_error(422, "invalid_tool_call", str(exc))
+    try:
+        result = lease.session.step(action)
+    except SessionError as exc:
+        return json_error(409, "episode_over", str(exc))
+    return JSONResponse(_step_body(lease, result))
+
+
+async def terminate(request: Request) -> Response:
+    lease = _state(request).lease_of(request)
+    body: V8Terminate = await read_json_body(request, V8Terminate)
+    try:
+        result = lease.session.terminate(body.reason)
+    except SessionError as exc:
+        return json_error(409, "episode_over", str(exc))
+    return JSONResponse(_step_body(lease, result))
+
+
+async def snapshot(request: Request) -> Response:
+    st = _state(request)
+    lease = st.lease_of(request)
+    await st.fingerprint()
+    try:
+        token = lease.session.snapshot(task_mode=lease.task_mode, key=st.snapshot_key)
+    except SnapshotError as exc:  # a state too large for a token
+        raise ClientError(409, "snapshot_too_large", str(exc)) from None
+    return JSONResponse({"snapshot": token})
+
+
+async def restore(request: Request) -> Response:
+    st = _state(request)
+    lease = st.lease_of(request)
+    body: V8Restore = await read_json_body(request, V8Restore)
+    await st.fingerprint()
+    lease.session, lease.task_mode = st.from_token(body.snapshot)  # the lease keeps its slot
+    return JSONResponse(_step_body(lease))
+
+
+async def get(request: Request) -> Response:
+    return JSONResponse(_step_body(_state(request).lease_of(request)))
+
+
+async def release(request: Request) -> Response:
+    st = _state(request)
+    lease = st.lease_of(request)
+    del st.leases[request.path_params["lease"]]
+    st.pool.release(lease.slot)
+    return Response(status_code=204)
+
+
+async def health(request: Request) -> Response:
+    st = _state(request)
+    pool = st.pool
+    return JSONResponse({"ok": True, "profile": "shopsim-v8", "products": len(st.shop.products),
+                         "tasks": len(st.shop.goals), "slots": pool.size, "slots_in_use": pool.in_use,
+                         "waiting": pool.waiting, "environment_version": ENVIRONMENT["environment_version"]})
+
+
+async def environment(request: Request) -> Response:
+    return JSONResponse(ENVIRONMENT)
+
+
+async def openapi(request: Request) -> Response:
+    from shopsim.simsite.v8.openapi import v8_openapi_spec
+
+    return JSONResponse(v8_openapi_spec())
+
+
+async def root(request: Request) -> Response:
+    return RedirectResponse("/debug-ui", status_code=307)
+
+
+V8_ROUTES = (
+    Route("/", root),
+    Route("/api/sessions", create, methods=["POST"]),
+    Route("/api/sessions/{lease}/step", step, methods=["POST"]),
+    Route("/api/sessions/{lease}/terminate", terminate, methods=["POST"]),
+    Route("/api/sessions/{lease}/snapshot", snapshot, methods=["POST"]),
+    Route("/api/sessions/{lease}/restore", restore, methods=["POST"]),
+    Route("/api/sessions/{lease}", get, methods=["GET"]),
+    Route("/api/sessions/{lease}", release, methods=["DELETE"]),
+    Route("/api/health", health),
+    Route("/api/environment", environment),
+    Route("/api/openapi.json", openapi),
+)
+
+
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
                   extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None) -> Starlette:
     """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
     """
-    leases: dict[str, _Lease] = {}
+    from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
 
-    def sweep() -> None:
-        now = time.monotonic()
-        for lid in [k for k, lease in leases.items() if now - lease.last_used > session_ttl_s]:
-            pool.release(leases.pop(lid).slot)
-
-    pool = SlotPool(slots, sweep)
-
-    def lease_of(request: Request) -> _Lease:
-        lid = request.path_params["lease"]
-        lease = leases.get(lid)
-        now = time.monotonic()
-        if lease is not None and now - lease.last_used > session_ttl_s:  # expired: its slot goes back
-            pool.release(leases.pop(lid).slot)
-            raise ClientError(410, "lease_expired", f"session {lid[:80]!r} expired after {session_ttl_s:g}s idle")
-        if lease is None:
-            raise ClientError(404, "unknown_lease", f"no open session {lid[:80]!r}")
-        lease.last_used = now
-        return lease
-
-    def step_body(lease: _Lease, step: V8Step | None = None) -> dict[str, Any]:
-        s = lease.session
-        return {
-            "observation": s.observation(), "observation_state": s.state.model_dump(mode="json"),
-            "reward": s.reward, "done": s.done, "termination": s.termination,
-            "reward_detail": s.detail.model_dump(mode="json") if s.detail is not None else None,
-            "action_feedback": step.feedback if step is not None else s.state.action_feedback,
-            "actions_used": s.actions, "max_actions": s.max_actions,
-        }
-
-    fingerprinted = False
-
-    async def fingerprint() -> None:
-        """The shop's fingerprint, hashed once in a worker thread: it reads every product (0.2 s for the
-        2,000 bundled), and the event loop must keep serving other leases meanwhile."""
-        nonlocal fingerprinted
-        if not fingerprinted:
-            await run_in_threadpool(shop_fingerprint, shop)
-            fingerprinted = True
-
-    def from_token(token: str) -> tuple[V8Session, str]:
-        """A session in the token's state and its task mode; any refusal is 400 invalid_snapshot."""
-        try:
-            session = V8Session.from_snapshot(shop, token, key=snapshot_key)
-        except SnapshotError as exc:
-            raise ClientError(400, "invalid_snapshot", str(exc)) from None
-        task = session.task
-        mode = session.restored_task_mode or task.task_mode
-        if mode == "persona" and task.user_persona is None:
-            raise ClientError(400, "invalid_snapshot", f"snapshot is in persona mode, but task {task.task_id} has "
-                              "no persona")
-        return session, mode
-
-    async def create(request: Request) -> Response:
-        body: V8Reset = await read_json_body(request, V8Reset)
-        restored: V8Session | None = None
-        if body.snapshot is not None:  # checked before queueing: a bad token never waits for a slot
-            await fingerprint()
-            restored, mode = from_token(body.snapshot)
-            task = restored.task
-            if body.task_id is not None and body.task_id != task.task_id:
-                raise ClientError(400, "invalid_snapshot", f"snapshot is of task {task.task_id}, not task_id "
-                                  f"{body.task_id}")
-        else:
-            assert body.task_id is not None  # V8Reset's validator
-            try:
-                task = shop.task_by_id(body.task_id)
-            except ConfigError as exc:
-                return json_error(404, "unknown_task", str(exc))
-            mode = body.task_mode or task.task_mode
-            if mode == "persona" and task.user_persona is None:
-                return json_error(422, "no_persona", f"task {task.task_id} has no persona (on the task or its "
-                                  "product); use task_mode standard")
-        try:
-            slot = await pool.acquire(queue_timeout_s)
-        except SlotTimeout as exc:
-            return json_error(503, "no_free_slot", str(exc))
-        try:
-            session = restored if restored is not None else V8Session(
-                shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
-        except BaseException:
-            pool.release(slot)
-            raise
-        lid = uuid.uuid4().hex
-        lease = leases[lid] = _Lease(session, slot, mode)
-        out = {
-            "lease_id": lid, "env_idx": slot, "task_id": task.task_id, "task_instruction": task.instruction_for(mode),
-            "user_persona": public_persona(task.user_persona) if mode == "persona" else None,
-            "task_mode": mode, "interaction_mode": session.interaction_mode,
-            "environment_version": ENVIRONMENT["environment_version"], **step_body(lease),
-        }
-        if body.include_private:
-            out["private_task_instruction"] = task.instruction
-        return JSONResponse(out, status_code=201)
-
-    async def step(request: Request) -> Response:
-        lease = lease_of(request)
-        body: V8StepRequest = await read_json_body(request, V8StepRequest)
-        if (body.action is None) == (body.tool is None):
-            return json_error(422, "invalid_body", "send exactly one of 'action' or 'tool' (with 'arguments')")
-        try:
-            action = body.action if body.action is not None else canonical_action(body.tool, _arguments(body.arguments))
-        except ActionError as exc:
-            return json_error(422, "invalid_tool_call", str(exc))
-        try:
-            result = lease.session.step(action)
-        except SessionError as exc:
-            return json_error(409, "episode_over", str(exc))
-        return JSONResponse(step_body(lease, result))
-
-    async def terminate(request: Request) -> Response:
-        lease = lease_of(request)
-        body: V8Terminate = await read_json_body(request, V8Terminate)
-        try:
-            result = lease.session.terminate(body.reason)
-        except SessionError as exc:
-            return json_error(409, "episode_over", str(exc))
-        return JSONResponse(step_body(lease, result))
-
-    async def snapshot(request: Request) -> Response:
-        lease = lease_of(request)
-        await fingerprint()
-        try:
-            token = lease.session.snapshot(task_mode=lease.task_mode, key=snapshot_key)
-        except SnapshotError as exc:  # a state too large for a token
-            raise ClientError(409, "snapshot_too_large", str(exc)) from None
-        return JSONResponse({"snapshot": token})
-
-    async def restore(request: Request) -> Response:
-        lease = lease_of(request)
-        body: V8Restore = await read_json_body(request, V8Restore)
-        await fingerprint()
-        lease.session, lease.task_mode = from_token(body.snapshot)  # the lease keeps its slot
-        return JSONResponse(step_body(lease))
-
-    async def get(request: Request) -> Response:
-        return JSONResponse(step_body(lease_of(request)))
-
-    async def release(request: Request) -> Response:
-        lease = lease_of(request)
-        del leases[request.path_params["lease"]]
-        pool.release(lease.slot)
-        return Response(status_code=204)
-
-    async def health(request: Request) -> Response:
-        return JSONResponse({"ok": True, "profile": "shopsim-v8", "products": len(shop.products),
-                             "tasks": len(shop.goals), "slots": pool.size, "slots_in_use": pool.in_use,
-                             "waiting": pool.waiting, "environment_version": ENVIRONMENT["environment_version"]})
-
-    async def environment(request: Request) -> Response:
-        return JSONResponse(ENVIRONMENT)
-
-    async def openapi(request: Request) -> Response:
-        from shopsim.simsite.v8.openapi import v8_openapi_spec
-
-        return JSONResponse(v8_openapi_spec())
-
-    async def root(request: Request) -> Response:
-        return RedirectResponse("/debug-ui", status_code=307)
-
-    routes = [
-        Route("/", root),
-        Route("/api/sessions", create, methods=["POST"]),
-        Route("/api/sessions/{lease}/step", step, methods=["POST"]),
-        Route("/api/sessions/{lease}/terminate", terminate, methods=["POST"]),
-        Route("/api/sessions/{lease}/snapshot", snapshot, methods=["POST"]),
-        Route("/api/sessions/{lease}/restore", restore, methods=["POST"]),
-        Route("/api/sessions/{lease}", get, methods=["GET"]),
-        Route("/api/sessions/{lease}", release, methods=["DELETE"]),
-        Route("/api/health", health),
-        Route("/api/environment", environment),
-        Route("/api/openapi.json", openapi),
-    ]
-    from shopsim.simsite.v8.debug_ui import debug_routes
-
-    routes += debug_routes(shop)
-    routes += list(extra_routes)
-
+    st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
+                 snapshot_key=snapshot_key)
+    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers())
+    app.state.v8 = st
+    app.state.debug_page = debug_page(shop)
     app.state.shop = shop
-    app.state.leases = leases
-    app.state.pool = pool
+    app.state.leases = st.leases
+    app.state.pool = st.pool
     return app

@@ -18,7 +18,7 @@ import pytest
 from conftest import SMALL, ServerThread, needs_small
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
-from shopsim import links
+from shopsim import routes
 from shopsim.agents.demos import goal_text
 from shopsim.cli import build_parser, main
 from shopsim.cli.serve import build_app, data_has_human_goals
@@ -103,13 +103,13 @@ def test_reopened_and_rebought_session_keeps_its_goal(human_served) -> None:
     goal = shop.goals[5]
     cheap, other = goal.asin, next(p.asin for p in shop.product_list if p.asin != goal.asin and p.query != goal.query)
     with httpx.Client(base_url=base, timeout=30) as c:
-        first = c.get(links.done_path("fixed_5", cheap, {}))
+        first = c.get(routes.done_path("fixed_5", cheap, {}))
         assert first.status_code == 200 and "Your score (min 0.0, max 1.0)" in first.text
         r = c.get("/fixed_5")
         assert r.status_code == 200 and _instruction(r.text) == goal.instruction_text
-        second = c.get(links.done_path("fixed_5", other, {}))
+        second = c.get(routes.done_path("fixed_5", other, {}))
         assert second.status_code == 200
-        again = c.get(links.done_path("fixed_5", cheap, {}))
+        again = c.get(routes.done_path("fixed_5", cheap, {}))
     score = HTMLParser(first.text).css_first("#reward pre").text()
     assert HTMLParser(again.text).css_first("#reward pre").text() == score
     assert HTMLParser(second.text).css_first("#reward pre").text() != score

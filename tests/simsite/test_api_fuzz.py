@@ -612,7 +612,7 @@ _OPTIONS = st.dictionaries(st.text(max_size=10), st.text(max_size=10), max_size=
 
 def _html_paths(asins: list[str]) -> st.SearchStrategy[str]:
     """Paths in WebShop's URL scheme, each part plausible or hostile, plus an optional query string."""
-    from shopsim.simsite.session import SUB_PAGES
+    from shopsim.routes import SUB_PAGES
 
     sid = _part(st.sampled_from(["fixed_1", "fixed_2_a", "7", "abc-DEF.1"]))
     keywords = _part(st.one_of(_KEYWORDS.map(lambda k: quote(repr(k), safe="")),

@@ -13,7 +13,7 @@ import pytest
 from _session_drive import drive_session
 from conftest import SMALL, ServerThread, read_jsonl
 
-from shopsim import links
+from shopsim import routes
 from shopsim.cli import build_parser
 from shopsim.cli.serve import build_app
 from shopsim.simsite.goals import goal_dict
@@ -53,7 +53,7 @@ def test_a_session_is_logged_page_by_page_in_webshops_format(served) -> None:
     assert lines[4]["url"] == f"{base}/search_results/fixed_2/blue+color/2" and lines[4]["content"]["page"] == 2
     assert lines[4] == lines[5]  # the reload is a line, as in WebShop
     item = lines[7]
-    assert item["url"] == base + links.item_path("fixed_2", drive.asin, ["blue", "color"], 2, drive.options)
+    assert item["url"] == base + routes.item_path("fixed_2", drive.asin, ["blue", "color"], 2, drive.options)
     assert item["content"] == {"keywords": "blue+color", "page": "2", "asin": drive.asin, "options": drive.options}
     done = lines[-1]
     assert done["content"] == {"asin": drive.asin, "options": drive.options, "price": shop.prices[drive.asin]}
@@ -79,14 +79,14 @@ def test_each_line_is_on_disk_when_the_page_is_served_and_nothing_after_the_purc
     asin = shop.goals[4].asin
     assert client.get("/fixed_4").status_code == 200
     assert len(path.read_text().splitlines()) == 1
-    assert client.get(links.item_path("fixed_4", asin, ["x"], 1, {})).status_code == 200
+    assert client.get(routes.item_path("fixed_4", asin, ["x"], 1, {})).status_code == 200
     assert len(path.read_text().splitlines()) == 2
-    assert client.get(links.done_path("fixed_4", asin, {})).status_code == 200
+    assert client.get(routes.done_path("fixed_4", asin, {})).status_code == 200
     logged = path.read_bytes()
     assert [json.loads(x)["page"] for x in logged.splitlines()] == ["index", "item_page", "done"]
     # WebShop drops the session's logger on done: re-opening it and buying again are served, not logged
     assert client.get("/fixed_4").status_code == 200
-    assert client.get(links.done_path("fixed_4", asin, {})).status_code == 200
+    assert client.get(routes.done_path("fixed_4", asin, {})).status_code == 200
     assert path.read_bytes() == logged
 
 

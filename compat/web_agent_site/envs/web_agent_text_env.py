@@ -16,8 +16,8 @@ from shopsim.adapters.legacy_gym import legacy_gym, legacy_text_space
 from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS, load_shop
 from shopsim.adapters.webshop_env import WebAgentTextEnv as _ShimEnv
 from shopsim.adapters.webshop_server import WebShopServer
+from shopsim.routes import DEFAULT_BASE_URL
 from shopsim.simsite.html import render_html
-from shopsim.simsite.urls import DEFAULT_BASE_URL
 from web_agent_site import utils
 from web_agent_site.utils import default_file
 
