@@ -161,7 +161,8 @@ class ShopEnv(gym.Env[Any, str]):
 
     def snapshot(self) -> str:
         """The episode's state as an opaque token; ``restore`` it (here or in another env on the same shop)
-        as many times as you like to branch one state into several rollouts."""
+        as many times as you like to branch one state into several rollouts.
+        """
         take = self._snapshot_source("snapshot")
         if self.state is None:
             raise ResetNeeded("snapshot")
@@ -169,7 +170,8 @@ class ShopEnv(gym.Env[Any, str]):
 
     def restore(self, token: str) -> tuple[Any, dict[str, Any]]:
         """Continue from a snapshot's state: ``(observation, info)`` as ``reset`` gives; later steps give the
-        same observations and rewards as the episode the snapshot was taken from."""
+        same observations and rewards as the episode the snapshot was taken from.
+        """
         self.state = self._snapshot_source("restore")(token)
         if hasattr(self.source, "goal_index"):
             self.goal_index = self.source.goal_index

@@ -57,7 +57,8 @@ class EpisodeBook:
 
     def navigation(self, translator: Any, action: str) -> Navigation | StepOut:
         """Where ``action`` leads from the page shown; or, when it leads nowhere (the episode is over,
-        the action is refused or only selects on the page), the step's answer."""
+        the action is refused or only selects on the page), the step's answer.
+        """
         early = self.before()
         if early is not None:
             return early
@@ -79,7 +80,8 @@ class EpisodeBook:
 class LimitedSteps(SourceBase):
     """``step()`` for sources that keep their own episode: refuse after the end, count every action,
     end the episode (truncated, ``action_limit``) at ``max_steps``. Subclasses give ``_step`` and
-    ``_refuse`` and keep ``current``, ``done``, ``steps`` and ``max_steps``."""
+    ``_refuse`` and keep ``current``, ``done``, ``steps`` and ``max_steps``.
+    """
 
     current: PageState | None
     done: bool

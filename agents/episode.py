@@ -79,7 +79,8 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
 
 def agent_counts(agent: Agent) -> dict[str, int] | None:
     """An agent's running counters (the LLM agent's tokens, protocol errors, repairs, fallbacks,
-    retries), from a dataclass in ``agent.stats``; None for agents that keep none."""
+    retries), from a dataclass in ``agent.stats``; None for agents that keep none.
+    """
     stats = getattr(agent, "stats", None)
     if stats is None or not dataclasses.is_dataclass(stats):
         return None

@@ -1,5 +1,6 @@
 """OpenAPI ``paths`` from a table of operations: path parameters read from the path, bodies and
-responses named by their pydantic models (whose schemas go under ``components``)."""
+responses named by their pydantic models (whose schemas go under ``components``).
+"""
 
 from __future__ import annotations
 

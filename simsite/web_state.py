@@ -47,6 +47,7 @@ class AppState:
 
     # API leases
     def sweep(self) -> None:
+        """Drop API leases idle past the TTL, remembering their ids so a late call hears 410, not 404."""
         now = time.monotonic()
         for sid in [s for s, lease in self.leases.items() if now - lease.last_used > self.ttl]:
             del self.leases[sid]
@@ -58,6 +59,7 @@ class AppState:
             self.expired.popitem(last=False)
 
     def lease(self, sid: str) -> Lease:
+        """The live API lease ``sid``, touched; 410 for an expired one, 404 for one never opened."""
         lease = self.leases.get(sid)
         now = time.monotonic()
         if lease is not None and now - lease.last_used > self.ttl:
@@ -74,6 +76,7 @@ class AppState:
 
     # HTML sessions: one ShopSession per id, least recently used dropped beyond the cap
     def html_session(self, sid: str, base: str) -> ShopSession:
+        """The HTML session ``sid`` (a finished or idle one starts over), least recently used dropped past the cap."""
         now = time.monotonic()
         entry = self.html.pop(sid, None)
         if entry is not None and (now - entry[1] > self.ttl or entry[0].done):
@@ -85,6 +88,7 @@ class AppState:
         return session
 
     def goal_for(self, sid: str) -> int:
+        """The goal a session id plays: ``fixed_<n>`` or a number is goal n, any other id is drawn from its seed."""
         m = _FIXED.match(sid)
         if m:
             return int(m.group(1))

@@ -71,7 +71,8 @@ def price_text(node: LexborNode) -> str:
 
 def short_text(node: LexborNode, limit: int = 120, max_nodes: int = 80) -> str | None:
     """``node``'s text when it is small (None otherwise): bounded, where ``node.text()`` would copy a
-    whole page for an element that wraps it."""
+    whole page for an element that wraps it.
+    """
     parts: list[str] = []
     size = 0
     for count, child in enumerate(node.traverse(include_text=True)):
@@ -194,7 +195,8 @@ def _links(node: LexborNode) -> list[LexborNode]:
 
 def _title(node: LexborNode) -> tuple[str, LexborNode | None]:
     """A card's product title and the element showing it: heading, a title/name element, a link's label,
-    an image's alt text."""
+    an image's alt text.
+    """
     heads = [(text_of(h), h) for h in node.css("h1, h2, h3, h4, h5, h6")[:4]]
     heads = [(t, h) for t, h in heads if 2 < len(t) <= 400 and not _MARK_RE.search(t)]
     if heads:  # a brand line may sit in a heading of its own above the title

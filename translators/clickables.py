@@ -40,7 +40,8 @@ def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str
 def sub_pages(product: ProductView) -> list[SubPage]:
     """The sub pages a real item page offers, as the sim's item pages do: Description, Features and
     Reviews always (possibly empty, like a sim product without them), Attributes when it lists item
-    specifics (as the sim does with ``show_attrs``)."""
+    specifics (as the sim does with ``show_attrs``).
+    """
     out: list[SubPage] = ["Description", "Features", "Reviews"]
     if product.attributes:
         out.append("Attributes")
@@ -49,7 +50,8 @@ def sub_pages(product: ProductView) -> list[SubPage]:
 
 def item_clickables(product: ProductView, prev_url: str | None) -> list[Clickable]:
     """Item-page actions in the sim's order (back, prev, sub pages, buy, options); an option value
-    shared by two axes is qualified as '<axis>: <value>'."""
+    shared by two axes is qualified as '<axis>: <value>'.
+    """
     out = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search"),
            Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url)]
     out += [Clickable(arg=name.lower(), text=name, kind="sub_page") for name in sub_pages(product)]
@@ -79,7 +81,8 @@ def refuse(code: FeedbackCode, message: str) -> Navigation:
 
 def sub_page_view(state: PageState, name: str) -> PageState:
     """A real item page's sub page, drawn from the page already read (the sim's ``item_detail``):
-    the same product, only ``back to search`` and ``< prev`` (back to the item page) to click."""
+    the same product, only ``back to search`` and ``< prev`` (back to the item page) to click.
+    """
     if state.product is None:
         raise ValueError("a sub page needs an item page")
     match = {n.lower(): n for n in sub_pages(state.product)}.get(name.lower())

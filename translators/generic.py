@@ -258,7 +258,8 @@ def _similar(a: str, b: str) -> bool:
 
 def _title(page: _Page, records: list[ProductRecord]) -> str:
     """The title as shown: the h1 when it names the structured product, else the structured name,
-    else og:title or <title> with the shop's name taken off."""
+    else og:title or <title> with the shop's name taken off.
+    """
     shown = text_of(page.h1) if page.h1 is not None else ""
     name = next((r.name for r in records if r.name and r.source != "og"), "")
     if shown and len(shown) <= 500 and (not name or _similar(shown, name)):
@@ -301,7 +302,8 @@ def _path_key(url: str) -> str:
 
 def feature_bullets(root: LexborNode) -> list[str]:
     """The feature list under a 'Highlights' / 'Features' / 'About this item' caption, in a container so
-    named, or in the product description (captions inside menus and links do not count)."""
+    named, or in the product description (captions inside menus and links do not count).
+    """
     tries = 0
     for walked, node in enumerate(root.traverse(include_text=True)):
         if walked > MAX_WALK:

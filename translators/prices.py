@@ -72,7 +72,8 @@ def _number(token: str) -> float | None:
 
 def currency_of(text: str | None, hint: str | None = None) -> str | None:
     """ISO code of the first currency mark in ``text``; ``hint`` (the marketplace's currency) decides
-    marks that several currencies print ('$' on amazon.ca is CAD, '¥' on amazon.cn CNY)."""
+    marks that several currencies print ('$' on amazon.ca is CAD, '¥' on amazon.cn CNY).
+    """
     m = _MARK_RE.search(text or "")
     if m is None:
         return None

@@ -125,7 +125,8 @@ class RealSiteTranslator:
 
     def item_state(self, item: ItemRead, url: str | None) -> PageState:
         """The PageState of a read product page (same shape for every site; a field a site's reader
-        does not fill keeps its empty default)."""
+        does not fill keeps its empty default).
+        """
         product = ProductView(
             id=item.id or "unknown", title=item.title, price=item.price.value, price_text=item.price.text,
             currency=item.price.currency, rating=item.rating, rating_text=item.rating_text,

@@ -105,7 +105,8 @@ class OpenElements:
 
     def kill(self, start: int, end: int | None = None) -> None:
         """Entries ``start`` to ``end`` (the top) may be gone from the parser's stack: keep counting them,
-        never close them by name (closing one would close what the parser keeps open above it)."""
+        never close them by name (closing one would close what the parser keeps open above it).
+        """
         stack, where = self.stack, self.where
         end = len(stack) if end is None else end
         self.work += end - start

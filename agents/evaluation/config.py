@@ -19,7 +19,8 @@ EXECUTORS = ("local", "ray")
 
 class EvalConfig(BaseModel):
     """Everything an evaluation run depends on (saved as ``config.json`` in the run folder, secrets
-    redacted: see :meth:`saved_json`)."""
+    redacted: see :meth:`saved_json`).
+    """
 
     agent: str = "rule"
     adapter: Literal["inprocess", "http", "browser", "replay"] = "inprocess"

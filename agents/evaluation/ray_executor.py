@@ -173,7 +173,8 @@ class RayStats:
 
 def connect(cfg: EvalConfig) -> bool:
     """Join ``cfg.address``'s cluster, or start a local one sized by ``cfg.workers``; True if we started
-    (or joined) it here, and so must shut it down. A Ray already initialised in this process is used as is."""
+    (or joined) it here, and so must shut it down. A Ray already initialised in this process is used as is.
+    """
     ray = require_ray()
     if ray.is_initialized():
         return False

@@ -27,7 +27,8 @@ _hash_cache: dict[tuple[str, int, int], str] = {}
 
 def git_commit(where: str | Path | None = None) -> dict[str, Any] | None:
     """``{"commit": sha, "dirty": bool}`` of the repository holding ``where`` (shopsim's source by
-    default); None when it is not in one or git is missing or slow."""
+    default); None when it is not in one or git is missing or slow.
+    """
     if where is None:
         import shopsim
 

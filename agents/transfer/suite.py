@@ -203,7 +203,8 @@ def run_task(spec: TaskSpec, bundle: Path, agent: Any, *, max_steps: int = 15,
 def sim_numbers(make: Callable[[], Any], goals: int, *, seed: int = 0, max_steps: int = 15,
                 data: str | Path | None = None) -> tuple[float, float]:
     """The agent's score and success rate (percent) on the first ``goals`` goals of the sim catalog
-    ``data`` (default: the bundled one)."""
+    ``data`` (default: the bundled one).
+    """
     from shopsim.adapters.env import ShopEnv
     from shopsim.agents.episode import run_episode
     from shopsim.agents.reports.metrics import summarize

@@ -36,7 +36,8 @@ def debug_page(shop: Any) -> str:
 
 async def debug_ui(request: Request) -> Response:
     """GET ``/debug-ui``: the page built once by ``create_v8_app`` (``app.state.debug_page``); it calls
-    ``/api/sessions/...`` from the browser."""
+    ``/api/sessions/...`` from the browser.
+    """
     return HTMLResponse(request.app.state.debug_page, headers={
         "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Content-Security-Policy": _CSP})
 

@@ -206,7 +206,8 @@ def _operations() -> list[Operation]:
 
 def v8_openapi_spec() -> dict[str, Any]:
     """A static OpenAPI 3.1 document for every ``/api/`` route of ``create_v8_app``: paths from
-    :func:`_operations`, schemas from the pydantic models (requests as validated, responses as serialized)."""
+    :func:`_operations`, schemas from the pydantic models (requests as validated, responses as serialized).
+    """
     pairs = [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES]
     _, top = models_json_schema(pairs, ref_template="#/components/schemas/{model}")  # type: ignore[arg-type]
     schemas: dict[str, Any] = top["$defs"]

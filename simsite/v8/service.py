@@ -135,11 +135,13 @@ class V8State:
         self.fingerprinted = False
 
     def sweep(self) -> None:
+        """Give back the slots of leases idle past the TTL (called before a create waits for a slot)."""
         now = time.monotonic()
         for lid in [k for k, lease in self.leases.items() if now - lease.last_used > self.ttl]:
             self.pool.release(self.leases.pop(lid).slot)
 
     def lease_of(self, request: Request) -> _Lease:
+        """The live lease a request names; an expired one frees its slot and answers 410, an unknown one 404."""
         lid = request.path_params["lease"]
         lease = self.leases.get(lid)
         now = time.monotonic()
@@ -153,7 +155,8 @@ class V8State:
 
     async def fingerprint(self) -> None:
         """The shop's fingerprint, hashed once in a worker thread: it reads every product (0.2 s for the
-        2,000 bundled), and the event loop must keep serving other leases meanwhile."""
+        2,000 bundled), and the event loop must keep serving other leases meanwhile.
+        """
         if not self.fingerprinted:
             await run_in_threadpool(shop_fingerprint, self.shop)
             self.fingerprinted = True
@@ -189,7 +192,8 @@ def _step_body(lease: _Lease, step: V8Step | None = None) -> dict[str, Any]:
 
 def _arguments(arguments: Any) -> Any:
     """String tool arguments parsed as strictly as a body: the JSON inside JSON could otherwise carry
-    nesting past the recursion limit or lone surrogates (a 500 later) past the body check."""
+    nesting past the recursion limit or lone surrogates (a 500 later) past the body check.
+    """
     if not isinstance(arguments, str):
         return arguments
     try:
