@@ -22,6 +22,7 @@ class SourceBase:
         self.close()
 
     def close(self) -> None:  # pragma: no cover - overridden
+        """Release what the source holds (connection, browser); the base holds nothing."""
         pass
 
 
@@ -35,15 +36,18 @@ class EpisodeBook:
         self.state: PageState | None = None
 
     def start(self, state: PageState) -> PageState:
+        """Begin a new episode on its first page ``state``: step count and ``done`` cleared."""
         self.steps, self.done, self.state = 0, False, state
         return state
 
     def refuse(self, feedback: Feedback) -> StepOut:
+        """Answer a step that loads no page: the current page again with ``feedback``, no reward."""
         assert self.state is not None
         self.state = self.state.model_copy(update={"feedback": feedback})
         return self.state, 0.0, self.done, False
 
     def landed(self, state: PageState) -> StepOut:
+        """Record the page a step loaded; the episode ends on the done page or at ``max_steps``."""
         self.state = state
         if state.page_type == "done":
             self.done = True
@@ -69,6 +73,7 @@ class EpisodeBook:
         return nav
 
     def before(self) -> StepOut | None:
+        """Count the step about to be taken, or give the refusal when the episode is over."""
         if self.state is None:
             raise ResetNeeded("step")
         if self.done:

@@ -51,6 +51,7 @@ class InProcessSource(SourceBase):
         self.breakdown: dict[str, Any] | None = None
 
     def reset(self, goal_index: int, seed: int = 0, *, session_id: str | None = None) -> PageState:
+        """Start goal ``goal_index`` in a new session, id ``<prefix><goal>`` unless ``session_id`` is given."""
         sid = session_id if session_id is not None else f"{self.session_prefix}{goal_index}"
         self.session = ShopSession(self.shop, self.shop.goal(goal_index), str(sid),
                                    strict=self.strict, max_steps=self.max_steps)
@@ -58,6 +59,7 @@ class InProcessSource(SourceBase):
         return self.session.state
 
     def step(self, action: str) -> StepOut:
+        """Play one action in the session; keeps its reward breakdown for :meth:`reward_info`."""
         if self.session is None:
             raise ResetNeeded("step")
         r = self.session.step(action)
@@ -127,6 +129,7 @@ class HttpSource(SourceBase):
         return r.json()
 
     def reset(self, goal_index: int, seed: int = 0) -> PageState:
+        """Start an episode: a new JSON-API session (the old one deleted), or the HTML start page."""
         if self.api == "json":
             self._close_session()
             body = {"goal": goal_index, "seed": seed, "strict": self.strict, "max_steps": self.max_steps}
@@ -143,6 +146,7 @@ class HttpSource(SourceBase):
         return self.translator.parse(r.text, str(r.url))
 
     def step(self, action: str) -> StepOut:
+        """Play one action: the JSON API's step, or the link or form it resolves to on the HTML page."""
         if self.api == "json":
             if self.session_id is None:
                 raise ResetNeeded("step")
@@ -201,6 +205,7 @@ class HttpSource(SourceBase):
             self.session_id = None
 
     def close(self) -> None:
+        """Delete the open JSON-API session and close the HTTP client if this source made it."""
         self._close_session()
         if self._own_client:
             self.client.close()

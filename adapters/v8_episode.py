@@ -44,17 +44,21 @@ class V8Episode:
 
     @property
     def page_state(self) -> PageState:
+        """The current v8 observation state as a PageState, for agents built on PageState."""
         return page_state_from_observation(self.session.state, self.instruction)
 
     def step(self, action: str) -> tuple[float, bool]:
+        """Play one action in the v8 session; returns its reward and whether the episode ended."""
         self.last = self.session.step(action)
         return self.last.reward, self.last.done
 
     def terminate(self, reason: str) -> tuple[float, bool]:
+        """End the session for a runtime reason; returns a zero reward and done."""
         self.last = self.session.terminate(reason)
         return 0.0, True
 
     def observation(self) -> str:
+        """The current page as v8's own text observation."""
         return self.session.observation()
 
     def info(self, state: PageState | None = None) -> dict[str, Any]:
@@ -112,6 +116,7 @@ class V8Source(SourceBase):
         return episode.page_state, float(reward), done, truncated
 
     def step(self, action: str) -> StepOut:
+        """Play one action; truncated when the episode ended by anything but a purchase."""
         return self._out(*self._playing("step").step(action))
 
     def terminate(self, reason: str) -> StepOut:

@@ -29,22 +29,28 @@ class PageUrls:
         self.index = index_path(self.session)
 
     def results(self, page: int) -> str:
+        """Path of results page ``page`` for the current keywords."""
         return results_path(self.session, self.keywords, page)
 
     def product(self, asin: str) -> str:
+        """Path of product ``asin`` as a results page links it (no options chosen)."""
         return item_path(self.session, asin, self.keywords, self.page, {})
 
     def item(self, options: dict[str, str] | None = None) -> str:
+        """Path of the current product with ``options`` (by default the options chosen so far)."""
         return item_path(self.session, self.asin or "", self.keywords, self.page,
                          self.options if options is None else options)
 
     def sub_page(self, name: str) -> str:
+        """Path of the current product's sub-page ``name``, keeping the options chosen."""
         return sub_page_path(self.session, self.asin or "", self.keywords, self.page, name, self.options)
 
     def done(self) -> str:
+        """Path of the done page: buying the current product with the options chosen."""
         return done_path(self.session, self.asin or "", self.options)
 
     def with_option(self, axis: str, value: str) -> str:
+        """Path of the current product with ``axis`` set to ``value`` on top of the options chosen."""
         opts = dict(self.options)
         opts[axis] = value
         return self.item(opts)

@@ -62,6 +62,8 @@ class StepRequest(BaseModel):
 
 
 class SessionCreated(BaseModel):
+    """Answer to ``POST /api/sessions``: the new session's id, goal and first page."""
+
     session_id: str
     goal_index: int
     observation: str
@@ -70,6 +72,8 @@ class SessionCreated(BaseModel):
 
 
 class StepResponse(BaseModel):
+    """Answer to ``POST /api/sessions/{sid}/step``: the new page, its reward and whether the episode ended."""
+
     observation: str
     reward: float
     done: bool
@@ -81,6 +85,8 @@ class StepResponse(BaseModel):
 
 
 class SessionObservation(BaseModel):
+    """Answer to ``GET /api/sessions/{sid}``: the session's current page, without stepping."""
+
     session_id: str
     observation: str
     valid_actions: dict[str, Any]

@@ -93,6 +93,7 @@ class ClientError(Exception):
         self.status, self.code, self.message, self.detail = status, code, message, detail
 
     def response(self) -> JSONResponse:
+        """This error as the JSON error response the API sends."""
         return json_error(self.status, self.code, self.message, self.detail)
 
 

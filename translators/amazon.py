@@ -29,6 +29,7 @@ class AmazonTranslator(MarketTranslator):
     page_param = "page"
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        """A product page when it shows an item title, else a results page; None when neither."""
         own_url = page_url(tree)
         market = self.page_market(html, url, own_url)
         base = url or own_url or market.home()

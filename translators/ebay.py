@@ -28,6 +28,7 @@ class EbayTranslator(MarketTranslator):
     page_param = "_pgn"
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        """A results page when it has a result list, else a listing page; None when neither."""
         own_url = page_url(tree)
         market = self.page_market(html, url, own_url)
         base = url or own_url or market.home()

@@ -96,6 +96,7 @@ class GenericTranslator(RealSiteTranslator):
 
     # -- reading ------------------------------------------------------------------------
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        """Product, results or blocked state (else None); remembers the shop's search form and origin."""
         url = url or own_url(tree)
         base_href = attr(tree.css_first("base[href]"), "href")
         shop = shop_name(url, tree, html)
@@ -212,6 +213,7 @@ class GenericTranslator(RealSiteTranslator):
         return Navigation(kind="goto", url=with_params(origin + "/search", {"q": query}))
 
     def paged_url(self, state: PageState, page: int) -> str | None:
+        """Results page ``page``: the URL's own page parameter, else the remembered search form's URL."""
         form = self._forms.get(state.shop or "")
         return page_url(state.url, page, form if isinstance(form, SearchForm) else None, state.query)
 

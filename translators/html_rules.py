@@ -11,6 +11,7 @@ import re
 
 
 def words(text: str) -> frozenset[str]:
+    """The whitespace-separated names in ``text`` as a frozenset (for the tables below)."""
     return frozenset(text.split())
 
 
@@ -51,6 +52,7 @@ B_SPECIAL, B_SCOPE, B_BUTTON, B_LIST, B_TABLE, B_LI_STOP, B_FOREIGN = range(7)
 
 
 def html_bits(name: str) -> tuple[int, ...]:
+    """The scope-search kinds (``B_*``) that element ``name`` counts as on the stack of open elements."""
     bits = []
     if name in SPECIAL:
         bits.append(B_SPECIAL)

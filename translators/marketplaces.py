@@ -53,6 +53,7 @@ class Marketplace:
 
     @property
     def origin(self) -> str:
+        """Scheme and host of this country site (``https://www.<domain>``)."""
         return f"https://www.{self.domain}"
 
     def home(self, prefix: str = "") -> str:
@@ -66,6 +67,7 @@ class Marketplace:
         return f"{self.origin}{prefix}/s?k={quote_plus(query)}&page={page}"
 
     def product_url(self, item_id: str, prefix: str = "") -> str:
+        """The item page URL: ``/itm/<id>`` on eBay, ``<prefix>/dp/<ASIN>`` on Amazon."""
         if self.site == "ebay":
             return f"{self.origin}/itm/{item_id}"
         return f"{self.origin}{prefix}/dp/{item_id.upper()}"
@@ -122,6 +124,7 @@ _BY_ID = {m.marketplace_id: m for m in MARKETS if m.marketplace_id}
 
 
 def market_by_domain(domain: str | None) -> Marketplace | None:
+    """The marketplace with exactly this domain (case-insensitive), else None."""
     return _BY_DOMAIN.get((domain or "").lower())
 
 

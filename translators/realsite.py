@@ -90,9 +90,11 @@ class RealSiteTranslator:
 
     # -- hooks for subclasses -----------------------------------------------------------
     def search_url(self, query: str, page: int = 1) -> str:
+        """URL of results page ``page`` for ``query`` on this site; subclasses give it."""
         raise NotImplementedError
 
     def product_url(self, item_id: str) -> str:
+        """URL of the product page of ``item_id`` on this site; subclasses give it."""
         raise NotImplementedError
 
     #: How this site's search URLs look: a path marker, the query parameters, the page parameter.
@@ -247,12 +249,15 @@ class MarketTranslator(RealSiteTranslator):
         self.home_url = self.market.home(prefix)
 
     def search_url(self, query: str, page: int = 1) -> str:
+        """Search URL on this translator's ``market`` and UI ``prefix``."""
         return self.market.search_url(query, page, self.prefix)
 
     def product_url(self, item_id: str) -> str:
+        """Product page URL on this translator's ``market`` and UI ``prefix``."""
         return self.market.product_url(item_id, self.prefix)
 
     def page_market(self, html: str, url: str | None, own_url: str | None) -> Marketplace:
+        """The page's marketplace from its URLs or text, else this translator's default ``market``."""
         return find_market(self.site, (url, own_url), html) or self.market
 
     def parse(self, html: str, url: str | None = None) -> PageState:

@@ -70,6 +70,7 @@ class OpenElements:
 
     # ---- stack --------------------------------------------------------------------------------
     def push(self, name: str, ctx: int, bits: tuple[int, ...], fmt: _Fmt | None = None) -> None:
+        """Open element ``name``, counting depth, elements and scan work; raises Refused at a limit."""
         index = len(self.stack)
         if index >= MAX_DEPTH:
             raise Refused(f"page too deeply nested: depth > {MAX_DEPTH}")
@@ -158,6 +159,7 @@ class OpenElements:
             self.push(fmt.name, HTML, (), fmt)
 
     def add_formatting(self, name: str, key: str) -> _Fmt:
+        """Add a formatting entry (at most three alike after the marker); raises Refused past the limit."""
         live = self.afe[self.afe_base:]
         self.work += len(live)
         same = [f for f in live if f.key == key]
@@ -178,6 +180,7 @@ class OpenElements:
                 return
 
     def find_formatting(self, name: str) -> _Fmt | None:
+        """The last formatting entry named ``name`` after the last marker, or None."""
         afe = self.afe
         for i in range(len(afe) - 1, self.afe_base - 1, -1):
             if afe[i].name == name:
@@ -193,10 +196,12 @@ class OpenElements:
         return -1
 
     def marker(self) -> None:
+        """Push a scope marker: entries before it are out of reach until it is cleared."""
         self.afe.append(_MARKER)
         self.afe_base = len(self.afe)
 
     def clear_to_marker(self) -> None:
+        """Pop formatting entries up to and including the last marker (its scope element closed)."""
         afe = self.afe
         while afe:
             if afe.pop() is _MARKER:

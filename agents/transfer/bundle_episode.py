@@ -82,12 +82,15 @@ class ScriptedAgent:
 
     @property
     def exhausted(self) -> bool:
+        """Whether every scripted action has been played (``act`` then returns an empty action)."""
         return self.i >= len(self.actions)
 
     def reset(self, seed: int | None = None) -> None:
+        """Start the script again from its first action (``seed`` is ignored)."""
         self.i = 0
 
     def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
+        """The next scripted action, whatever the page shows; empty once the script is exhausted."""
         action = self.actions[self.i] if not self.exhausted else ""
         self.i += 1
         return action
