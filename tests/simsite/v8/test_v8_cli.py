@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test runs the CLI in a fresh process
+
 EXE = str(Path(sys.executable).with_name("shopsim"))
 
 
