@@ -111,8 +111,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return ModuleGroups(config, log)
 
 
+#: Slow modules marked here rather than in the module: the README's examples each run a command or a
+#: script in a fresh process (the file is the docs' own, rewritten with them).
+SLOW_MODULES = frozenset({"test_readme_examples.py"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """On an xdist worker, LONG_FIRST's modules first (every worker collects the same order)."""
+    """SLOW_MODULES' tests marked slow; on an xdist worker, LONG_FIRST's modules first (every worker
+    collects the same order)."""
+    for item in items:
+        if item.nodeid.split("::", 1)[0].rpartition("/")[2] in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     rank = {module: i for i, module in enumerate(LONG_FIRST)}

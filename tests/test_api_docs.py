@@ -16,6 +16,8 @@ import pytest
 import shopsim
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 #: The public modules the reference documents (scripts/docs builds exactly these).
 MODULES = [
     "shopsim", "shopsim.page", "shopsim.render",

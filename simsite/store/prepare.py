@@ -145,6 +145,11 @@ class _Collected:
         self.instructions += r.instructions
         self.human_goals += r.human_goals
 
+    def abandon(self) -> None:
+        """Close the blob files of a prepare that failed: no handle outlives it."""
+        self.products.file.close()
+        self.human.file.close()
+
 
 def _cat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
     return np.concatenate(parts).astype(dtype, copy=False) if parts else np.empty(0, dtype=dtype)
@@ -333,6 +338,7 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
     total = sum(p.stat().st_size for p in (files.items, files.reviews) if p is not None)
     bar = Progress("prepare", total, "B", stream=stream or sys.stderr, enabled=show)
     store = _Files(root)
+    collected: _Collected | None = None
     try:
         attributes, human = load_side_files(files)
         reviews, reviews_sha = _review_index(files, bar)
@@ -345,6 +351,10 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         chunks = _chunks(reader, files, num_products, attributes, human, reviews, state, texts=pool > 1)
         _run_chunks(chunks, files, pool, collected)
         del attributes, human, reviews
+    except BaseException:
+        if collected is not None:
+            collected.abandon()
+        raise
     finally:
         bar.close()
     bar.note("sorting the index, drawing prices and goals, writing arrays")
@@ -352,6 +362,7 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         warn_duplicates(files.items, state["duplicates"])
     count = collected.count
     if count == 0:
+        collected.abandon()
         raise DataError(f"{files.items}: no products (the list is empty or every record was skipped)")
     items_sha = reader.sha256 if num_products is None or state["records"] < num_products else None
     store.done("products.bin", collected.products)

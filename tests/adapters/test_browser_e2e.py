@@ -9,7 +9,7 @@ from conftest import ROOT
 
 from shopsim.adapters.browser_source import BrowserSource
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 ARTIFACTS = ROOT / "test-artifacts"
 
 

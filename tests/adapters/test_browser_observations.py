@@ -67,6 +67,7 @@ def _walk(env: ShopEnv, shop: Shop) -> list[tuple[object, dict]]:
 
 
 # ---- every mode on a search, results and item page ------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("mode", BROWSER_MODES)
 def test_each_mode_on_search_results_and_item_pages(mode, server, chromium_path, browser_shutdown, bundled_shop):
@@ -103,6 +104,7 @@ def test_each_mode_on_search_results_and_item_pages(mode, server, chromium_path,
 
 
 # ---- ids are actions --------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.browser
 def test_ids_map_to_the_actions_the_env_accepts(server, chromium_path, browser_shutdown, bundled_shop):
     """An id read off the axtree, taken as an action, lands where the same click lands in-process."""
@@ -131,6 +133,7 @@ def test_ids_map_to_the_actions_the_env_accepts(server, chromium_path, browser_s
         env.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("kind", ["product", "option", "sub_page", "next"])
 def test_clicking_the_marked_element_goes_where_the_action_goes(kind, server, chromium_path, browser_shutdown, bundled_shop):
@@ -153,6 +156,7 @@ def test_clicking_the_marked_element_goes_where_the_action_goes(kind, server, ch
     assert clicked.valid_actions() == stepped.valid_actions()
 
 
+@pytest.mark.slow
 def test_action_for_id_and_element_actions_without_a_browser():
     state = PageState(page_type="search", has_search_bar=True, clickables=[
         Clickable(arg="search", text="Search", kind="search", selector="#search_input"),
@@ -168,6 +172,7 @@ def test_action_for_id_and_element_actions_without_a_browser():
 
 
 # ---- set-of-marks ------------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.browser
 def test_som_marks_are_drawn_over_the_marked_elements(source, bundled_shop):
     source.reset(GOAL)
@@ -193,6 +198,7 @@ def test_som_marks_are_drawn_over_the_marked_elements(source, bundled_shop):
 
 
 # ---- determinism ----------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.browser
 def test_same_seed_and_actions_give_the_same_observations(server, chromium_path, browser_shutdown, bundled_shop):
     runs = []
@@ -228,6 +234,7 @@ def test_browser_modes_without_a_browser_source_are_a_one_line_config_error(bund
         ShopEnv(bundled_shop, observation_mode="pixels")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("mode", ["axtree", "dom", "screenshot"])
 def test_check_env_passes_with_a_browser_source(mode, server, chromium_path, browser_shutdown, bundled_shop):
@@ -245,6 +252,7 @@ def test_check_env_passes_with_a_browser_source(mode, server, chromium_path, bro
     assert [str(w.message) for w in caught] == []
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_text_modes_are_unchanged_on_a_browser_source(source, bundled_shop):
     env = ShopEnv(bundled_shop, observation_mode="text", source=source)
@@ -254,6 +262,7 @@ def test_text_modes_are_unchanged_on_a_browser_source(source, bundled_shop):
 
 
 # ---- traces, video, a caller's page ----------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.browser
 def test_trace_zip_per_episode(tmp_path: Path, server, chromium_path, browser_shutdown):
     with BrowserSource(server.base_url, executable_path=chromium_path, trace=tmp_path / "traces") as src:
@@ -278,6 +287,7 @@ def test_trace_zip_per_episode(tmp_path: Path, server, chromium_path, browser_sh
     assert src.last_trace is not None and src.last_trace.name == "episode-1.zip" and zipfile.is_zipfile(src.last_trace)
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_video_per_episode(tmp_path: Path, server, chromium_path, browser_shutdown):
     if playwright_ffmpeg() is None:
@@ -291,6 +301,7 @@ def test_video_per_episode(tmp_path: Path, server, chromium_path, browser_shutdo
     assert src.last_video.read_bytes()[:4] == b"\x1a\x45\xdf\xa3" and src.last_video.stat().st_size > 1000
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_a_page_the_caller_owns(tmp_path: Path, server, chromium_path, browser_shutdown, bundled_shop):
     from shopsim.adapters.browser_source import _Browser
@@ -316,6 +327,7 @@ def test_a_page_the_caller_owns(tmp_path: Path, server, chromium_path, browser_s
         context.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_a_deep_page_and_a_clickable_without_an_element(chromium_path, browser_shutdown):
     """Hostile nesting still observes, with page scripts off (as replays run); an action with no
@@ -352,6 +364,7 @@ def _node(nid, role, name="", children=(), backend=None, ignored=False, props=No
     return out
 
 
+@pytest.mark.slow
 def test_render_axtree_folds_groups_and_repeated_text():
     nodes = [
         _node("1", "RootWebArea", "Shop", ["2"]),
@@ -402,6 +415,7 @@ def _png(pixels: np.ndarray, color: int, filters: list[int]) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b"")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("color", "bpp"), [(2, 3), (6, 4), (0, 1)])
 def test_decode_png_every_filter(color: int, bpp: int):
     rng = np.random.default_rng(color)
@@ -413,6 +427,7 @@ def test_decode_png_every_filter(color: int, bpp: int):
         decode_png(b"GIF89a")
 
 
+@pytest.mark.slow
 def test_browser_replay_offers_the_same_modes_and_traces(tmp_path: Path, chromium_path: str | None) -> None:
     """A recorded real bundle in Chromium: axtree ids map to actions, and each episode leaves a trace."""
     from _bundles import FIRST_RESULT, assemble_amazon_bundle, needs_real

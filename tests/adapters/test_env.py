@@ -61,6 +61,7 @@ def test_webagent_text_env_shim(bundled_shop: Shop) -> None:
     assert env.state["url"].endswith("/abc")
 
 
+@pytest.mark.slow
 @needs_small
 def test_rule_agent_on_all_500_test_goals(small_shop: Shop) -> None:
     env, agent = ShopEnv(small_shop), RuleAgent()
@@ -68,6 +69,9 @@ def test_rule_agent_on_all_500_test_goals(small_shop: Shop) -> None:
     summary = summarize(results)
     assert summary.episodes == 500 and all(r.done and r.steps == 3 for r in results)
     # WebShop's paper reports 45.6 for the rule baseline on human goals; on synthetic goals it buys
-    # the first BM25 hit, which is often the right type but with no options chosen.
-    assert 40.0 < summary.score < 75.0 and summary.r_option < 0.2
+    # the first BM25 hit, which is often the right type but with no options chosen. The type reward
+    # depends on the noun tagger (spaCy's model, or the fallback without it).
+    spacy = small_shop.nouns.source.startswith("spacy")
+    assert summary.score == pytest.approx(57.1422681860623 if spacy else 52.49443434343435, abs=1e-9)
+    assert summary.r_option == pytest.approx(0.038, abs=1e-12)
     print(f"\nrule agent, real small set, test goals: {summary.model_dump()}")

@@ -19,6 +19,8 @@ from shopsim.agents.episode import Step
 from shopsim.agents.episode import run_episode as play
 from shopsim.simsite.shop import Shop
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 EPISODES = [(goal, kind) for goal, kind in zip(range(0, 150, 5), ["rule", "random"] * 15, strict=True)]
 #: Next and previous results pages, options, sub-pages, back to search from every page, buying.
 BROWSER_EPISODES = [(60, "rule"), (120, "rule"), (140, "rule"), (45, "random"), (55, "random"), (85, "random")]

@@ -27,6 +27,7 @@ from shopsim.simsite.shop import Shop
 from tests.conftest import SMALL
 
 pytest_plugins = ["pytester"]
+pytestmark = pytest.mark.slow  # every test runs pytest in a fresh process
 
 #: pytester points HOME at a temporary folder; Playwright looks for its own browsers under the real one.
 PLAYWRIGHT_CACHE = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")

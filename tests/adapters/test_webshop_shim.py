@@ -105,7 +105,9 @@ def test_webshop_agent_loop_runs_unchanged(shop_name: str, request: pytest.Fixtu
     results = [webshop_agent_episode(env, i) for i in range(30)]
     assert all(done for _, done, _ in results)
     rewards = [r for r, _, _ in results]
-    assert all(0.0 <= r <= 1.0 for r in rewards) and sum(rewards) / len(rewards) > 0.5, rewards
+    spacy = shop.nouns.source.startswith("spacy")  # the type reward's noun tagger, or its fallback
+    mean = {"bundled_shop": 0.9516666666666667, "small_shop": 0.8311303511303513 if spacy else 0.677037037037037}
+    assert sum(rewards) / len(rewards) == pytest.approx(mean[shop_name], abs=1e-12), rewards
     assert any(steps > 3 for _, _, steps in results), "some episode should have clicked an option"
     for i, (reward, _, _) in enumerate(results[-1:], start=29):
         s = env.server.user_sessions[str(i)]
@@ -380,7 +382,7 @@ def test_golden_episodes_through_the_shim() -> None:
             if step["action"] == "reset":
                 assert env.instruction_text == lines[at] + lines[at + 1]
             checked += 1
-    assert checked + purchases == 972 and purchases >= 50
+    assert checked + purchases == 972 and purchases == 100  # every golden episode ends in a purchase
 
 
 def test_image_features_from_webshops_files(bundled_shop: Shop, tmp_path) -> None:

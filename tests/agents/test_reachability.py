@@ -29,7 +29,7 @@ def test_ceiling_is_at_least_what_the_rule_agent_gets(bundled_shop, report):
         assert report.per_goal[g].best_reward >= got - 1e-9, g
     assert report.ceiling_score >= 100 * sum(rule) / len(rule)
     assert report.goals == 60 and report.pages == 5
-    assert 0 < report.reachable_rate <= 1 and report.results_per_goal <= 50
+    assert report.ceiling_score == 100.0 and report.reachable_rate == 1.0 and report.results_per_goal == 49.65
 
 
 def test_targets_in_results_reach_one_with_their_own_options(bundled_shop, report):
@@ -45,8 +45,8 @@ def test_targets_in_results_reach_one_with_their_own_options(bundled_shop, repor
             checked += 1
             assert row.reachable and row.best_reward >= 1.0
         assert row.target_rank is not None and 1 <= row.target_rank <= row.results
-    assert checked >= 30
-    assert report.target_in_results_rate > 0.5
+    assert checked == 60
+    assert report.target_in_results_rate == 1.0
 
 
 def test_best_options_pick_the_goals_values(bundled_shop):

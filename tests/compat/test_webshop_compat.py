@@ -212,10 +212,12 @@ def test_load_products_search_and_reward_as_webshop_code_reads_them(monkeypatch:
     goals = get_goals(all_products, product_prices, human_goals=False)
     random.seed(233)
     random.shuffle(goals)
-    first = json.loads((SMALL / "golden" / "goals_synthetic_seed0.jsonl").open().readline())
+    with (SMALL / "golden" / "goals_synthetic_seed0.jsonl").open(encoding="utf-8") as f:
+        first = json.loads(f.readline())
     assert goals[0]["asin"] == first["asin"] and goals[0]["instruction_text"] == first["instruction_text"]
     engine = init_search_engine(num_products=1000)
-    ranking = json.loads((SMALL / "golden" / "search_rankings_lucene.jsonl").open().readline())
+    with (SMALL / "golden" / "search_rankings_lucene.jsonl").open(encoding="utf-8") as f:
+        ranking = json.loads(f.readline())
     hits = engine.search(ranking["query"].lower(), k=50)
     assert [h.docid for h in hits] == [asin for asin, _ in ranking["results"]]
     top = get_top_n_product_from_keywords(ranking["query"].lower().split(" "), engine, all_products,

@@ -362,12 +362,10 @@ def test_prepares_the_store_or_says_how(server: tuple[str, Behaviour], tmp_path:
 
 def test_cli_has_data_fetch() -> None:
     from shopsim.cli import build_parser
+    from shopsim.cli.data_fetch import cmd_fetch
 
-    parser = build_parser()
-    try:
-        parser.parse_args(["data", "fetch", "--set", "small", "--out", "x"])
-    except SystemExit:
-        pytest.skip("cli/data.py does not call add_fetch_parser yet")
+    args = build_parser().parse_args(["data", "fetch", "--set", "small", "--out", "x"])
+    assert args.func is cmd_fetch and args.set == "small" and args.out == "x"
 
 
 def test_progress_line_redraws_on_a_terminal() -> None:

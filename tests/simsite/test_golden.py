@@ -16,7 +16,7 @@ from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
 from tests.conftest import GOLDEN, SMALL, needs_golden, read_jsonl
 
-pytestmark = needs_golden
+pytestmark = [pytest.mark.slow, needs_golden]
 
 TAGGER_FREE = ("r_att", "w_att", "query_match", "category_match", "r_option", "w_option", "r_price", "w_price")
 

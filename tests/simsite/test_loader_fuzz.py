@@ -36,6 +36,8 @@ from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.v8.catalog import default_v8_catalog
 from shopsim.simsite.v8.records import load_v8_catalog, read_v8_json
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 ITEMS, ATTRS, HUMAN, REVIEWS = ("items_shuffle_t.json", "items_ins_v2_t.json", "items_human_ins_t.json",
                                 "reviews_t.json")
 FILES = (ITEMS, ATTRS, HUMAN, REVIEWS)

@@ -20,6 +20,8 @@ from shopsim.simsite.search import LuceneEngine
 from shopsim.simsite.shop import Shop
 from tests.conftest import GOLDEN, SMALL, needs_golden, read_jsonl
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 RANKINGS = GOLDEN / "search_rankings_lucene.jsonl"
 
 

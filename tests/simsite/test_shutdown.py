@@ -21,6 +21,8 @@ import pytest
 
 from shopsim.simsite.server import ServerThread
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 #: What "within a few seconds" means here: ~2 s measured; the rest is slack for a busy 2-core runner.
 EXIT_LIMIT_S = 6.0
 #: (profile, signal, how many times it is sent): one, or a second Ctrl-C while stopping (which skips the grace).

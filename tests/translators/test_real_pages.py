@@ -27,6 +27,8 @@ from shopsim.translators.prices import parse_price, parse_rating
 from shopsim.translators.registry import translate_file, translate_html
 from tests.conftest import ISSUE_22_PAGES, REAL_PAGES, SCORER, load_scorer, needs_shared
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 REAL = REAL_PAGES
 
 

@@ -23,6 +23,8 @@ from shopsim.agents.reports.metrics import episode_row
 from shopsim.cli import main
 from shopsim.errors import ConfigError
 
+pytestmark = pytest.mark.slow  # a costly module fixture, or every test is long
+
 KEY = "sk-trace-0123456789abcdef"
 
 

@@ -10,7 +10,7 @@ import pytest
 from shopsim.agents.evaluation.config import EvalConfig
 from shopsim.agents.evaluation.runner import run_eval
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def test_two_browser_workers_match_one(tmp_path: Path, web_server, chromium_path, browser_shutdown) -> None:

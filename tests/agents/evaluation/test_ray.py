@@ -62,6 +62,7 @@ def _run(tmp_path: Path, name: str, goals: list[int], **kw: Any) -> tuple[Path, 
     return out, extra
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_ray_writes_what_local_writes_and_resumes_the_same_way(tmp_path: Path, cluster: Any) -> None:
     local, _ = _run(tmp_path, "local", list(range(8)))
     ray_out, extra = _run(tmp_path, "ray", list(range(8)), executor="ray", workers=2)
@@ -100,6 +101,7 @@ def _kill(ray: Any, actor: Any) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_a_killed_actor_costs_a_retry_not_the_run(tmp_path: Path, cluster: Any, small_store: Path) -> None:
     from shopsim.agents.evaluation.ray_executor import RayExecutor
 
@@ -126,6 +128,7 @@ def test_a_killed_actor_costs_a_retry_not_the_run(tmp_path: Path, cluster: Any, 
     assert steps == sorted((r["goal_index"], r["step"]) for r in read_jsonl(local / "traces.jsonl"))
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_a_goal_whose_actor_keeps_dying_stops_the_run_in_one_line(tmp_path: Path, cluster: Any) -> None:
     from shopsim.agents.evaluation.ray_executor import RayExecutor
 
@@ -141,6 +144,7 @@ def test_a_goal_whose_actor_keeps_dying_stops_the_run_in_one_line(tmp_path: Path
     assert executor.actors == []  # every actor ended
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_an_actor_that_cannot_start_reports_why(tmp_path: Path, cluster: Any) -> None:
     from shopsim.agents.evaluation.ray_executor import RayExecutor
 
@@ -149,12 +153,14 @@ def test_an_actor_that_cannot_start_reports_why(tmp_path: Path, cluster: Any) ->
         RayExecutor(cfg).run([0], lambda rec: None)
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_http_actors_serve_their_own_shop(tmp_path: Path, cluster: Any) -> None:
     local, _ = _run(tmp_path, "local", [0, 1, 2], adapter="http")
     ray_out, _ = _run(tmp_path, "ray", [0, 1, 2], adapter="http", executor="ray")
     assert (ray_out / "episodes.jsonl").read_bytes() == (local / "episodes.jsonl").read_bytes()
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 @pytest.mark.browser
 def test_browser_actors_send_their_screenshots_and_playwright_traces_home(tmp_path: Path, cluster: Any,
                                                                         chromium_path: str | None) -> None:
@@ -167,6 +173,7 @@ def test_browser_actors_send_their_screenshots_and_playwright_traces_home(tmp_pa
     assert [p.name for p in (out / "traces").iterdir()] == ["goal-0.zip"]
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_cli_joins_a_running_cluster_by_address(tmp_path: Path, cluster: Any) -> None:
     address = cluster.get_runtime_context().gcs_address
     local, _ = _run(tmp_path, "local", list(range(4)))
@@ -196,6 +203,7 @@ print(sorted(m for m in sys.modules if m == "ray" or m.startswith("ray.")))
 """
 
 
+@pytest.mark.slow  # a fresh interpreter imports everything
 def test_without_ray_the_executor_says_how_to_install_it(tmp_path: Path) -> None:
     got = subprocess.run([sys.executable, "-c", _NO_RAY, "eval", "--goals", "0:2", "--executor", "ray",
                           "--out", str(tmp_path / "run")], capture_output=True, text=True, cwd=ROOT, timeout=300)
@@ -213,6 +221,7 @@ def test_address_needs_the_ray_executor(tmp_path: Path) -> None:
         _run(tmp_path, "x", [0], address="auto")
 
 
+@pytest.mark.slow  # starts or joins a Ray cluster
 def test_env_pool_steps_like_local_envs_and_branches_snapshots(bundled_shop: Shop, cluster: Any) -> None:
     from shopsim.adapters.ray import EnvPool
 

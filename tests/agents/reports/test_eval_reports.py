@@ -29,6 +29,8 @@ from shopsim.agents.rule import RuleAgent
 from shopsim.cli import main
 from shopsim.simsite.catalog import default_catalog_dir
 
+pytestmark = pytest.mark.slow  # every test runs an evaluation
+
 KEY = "sk-report-0123456789abcdef"
 
 

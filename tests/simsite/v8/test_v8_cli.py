@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.slow  # every test runs the CLI in a fresh process
 
 EXE = str(Path(sys.executable).with_name("shopsim"))
 
@@ -23,7 +26,12 @@ def shopsim(*args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
 def test_run_heuristic_on_the_bundled_v8_catalog():
     out = json.loads(shopsim("run", "--profile", "shopsim-v8", "--agent", "heuristic", "--goals", "0:40", "--json").stdout)
     assert out["profile"] == "shopsim-v8" and out["episodes"] == 40
-    assert out["score"] > 30  # the heuristic solves Chinese and English tasks (about 59 on all 1,146)
+    # The heuristic solves Chinese and English tasks (about 59 on all 1,146); the exact score is
+    # jieba's (the zh extra), whose segmentation the v8 type reward reads.
+    if importlib.util.find_spec("jieba") is not None:
+        assert out["score"] == pytest.approx(54.58333333333333, abs=1e-9) and out["success_rate"] == 0.475
+    else:
+        assert out["score"] > 30
     assert out["r_strict"] == pytest.approx(out["score"] / 100)
 
 

@@ -239,6 +239,7 @@ def _start(page: Any, task_id: str, mode: str) -> None:
     expect(page.locator("#page-type")).to_have_text("search")
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_debug_ui_buys_task_3538_in_chromium(page: Any) -> None:
     from playwright.sync_api import expect
