@@ -287,6 +287,7 @@ def test_http_source_branches_equal_in_process_replays(bundled_shop: Shop, serve
         _, want = _rollout(straight, _info_now(straight), seed=b, steps=10)
         # URLs name the server and its session ids, so compare what the agent sees and scores
         assert [o[:5] + o[6:] for o in got] == [o[:5] + o[6:] for o in want]
+    env.close()
     assert decode(token, bundled_shop).goal_index == 8  # type: ignore[union-attr]
     env.close()
 
@@ -333,8 +334,8 @@ def test_api_refuses_token_of_another_shop(server: str) -> None:
     s = ShopSession(other, other.goals[0], "0", goal_index=0)
     r = httpx.post(f"{server}/api/sessions", json={"snapshot": s.snapshot()})
     assert r.status_code == 400 and r.json()["code"] == "invalid_snapshot" and "another catalog" in r.json()["error"]
-    with pytest.raises(SnapshotError, match="another catalog"):
-        HttpSource(server).restore(s.snapshot())
+    with HttpSource(server) as source, pytest.raises(SnapshotError, match="another catalog"):
+        source.restore(s.snapshot())
 
 
 def test_documented_in_openapi() -> None:

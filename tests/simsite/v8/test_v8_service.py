@@ -67,6 +67,8 @@ def test_dev_kit_checker_passes_against_shopsim_serve(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=20)
+        if server.stdout:
+            server.stdout.close()
 
 
 @needs_sample
