@@ -6,10 +6,14 @@ import argparse
 import os
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.profiles import get_profile
+
+if TYPE_CHECKING:
+    from shopsim.simsite.shop import Shop
 
 __all__ = ["add_demos_parser", "cmd_demos"]
 
@@ -24,7 +28,7 @@ def cmd_demos(args: argparse.Namespace) -> int:
     if not Path(folder).is_dir():
         raise DataError(f"{folder}: no such folder of session logs")
     indices = load_goal_indices(args.human_goal_list) if args.human_goal_list else None
-    shop = load_shop(args)
+    shop = cast("Shop", load_shop(args))  # a session_logs profile (checked above) is WebShop's: a Shop
     out = Path(args.out)
     if out.suffix == ".jsonl" and out.resolve().parent == Path(folder).resolve():
         raise ConfigError(f"--out {out} is inside the log folder {folder}: the next run would read it as a session log")

@@ -15,6 +15,7 @@ __all__ = ["register"]
 def cmd_transfer(args: argparse.Namespace) -> int:
     """Replay the bundle with the goal's instruction; print reward, r_strict, r_success and the breakdown."""
     from shopsim.adapters.bundle import Bundle
+    from shopsim.agents.base import Agent
     from shopsim.agents.registry import make_agent
     from shopsim.agents.transfer.bundle_episode import ScriptedAgent, run_transfer
     from shopsim.simsite.goals import load_goal_file
@@ -34,6 +35,7 @@ def cmd_transfer(args: argparse.Namespace) -> int:
     if not 0 <= args.goal_index < len(goals):
         raise ConfigError(f"--goal-index {args.goal_index} out of range: {args.goal or 'the bundle'} has "
                           f"{len(goals)} goals")
+    agent: Agent
     if args.actions:
         from shopsim.adapters.record import read_actions
 

@@ -82,7 +82,8 @@ class DownloadProgress:
     def __init__(self, stream: TextIO | None = None, *, live: bool | None = None):
         self.stream = stream if stream is not None else sys.stderr
         self.live = self.stream.isatty() if live is None else live
-        self.name, self.done, self.total, self.start_at = "", 0, None, 0
+        self.name, self.done, self.start_at = "", 0, 0
+        self.total: int | None = None
         self._t0 = self._drawn = 0.0
 
     def start(self, name: str, have: int, total: int | None) -> None:

@@ -173,7 +173,7 @@ def openapi_spec() -> dict[str, Any]:
     Every error status an operation can answer is listed with its codes, so a client (or a fuzzer
     reading this document) can tell a documented refusal from a bug.
     """
-    models = [CreateSession, StepRequest, RestoreRequest, SessionCreated, StepResponse, SessionObservation,
+    models: list[type[BaseModel]] = [CreateSession, StepRequest, RestoreRequest, SessionCreated, StepResponse, SessionObservation,
               SessionRestored, SnapshotCreated, ErrorBody]
     return {
         "openapi": "3.1.0",

@@ -19,13 +19,16 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import uvicorn
 from starlette.requests import ClientDisconnect
 
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import ShopLike
+
+if TYPE_CHECKING:
+    from shopsim.simsite.shop import Shop
 
 __all__ = ["GRACE_S", "ServerThread", "ShopServer", "serve_shop"]
 
@@ -170,4 +173,6 @@ def serve_shop(shop: ShopLike, **app_kw: Any) -> ServerThread:
     """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs)."""
     from shopsim.simsite.web import create_app
 
-    return ServerThread(create_app(shop, **{"max_sessions": 10_000, **app_kw}))
+    # create_app is WebShop's app (the webshop profile's app_factory): it serves a Shop. Every caller
+    # serves a webshop-profile shop (v8 offers only the in-process adapter); not checked at run time.
+    return ServerThread(create_app(cast("Shop", shop), **{"max_sessions": 10_000, **app_kw}))

@@ -10,7 +10,7 @@ an invalid action leaves the page unchanged and says why (``feedback``); a stric
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypedDict, cast
 
 from shopsim import routes
 from shopsim.actions import parse_action
@@ -23,6 +23,7 @@ from shopsim.page import (
     Purchase,
     ResultCard,
     Review,
+    SubPage,
     css_string,
 )
 from shopsim.routes import SUB_PAGES
@@ -36,6 +37,14 @@ __all__ = ["PRODUCT_WINDOW", "ShopSession", "StepResult", "option_shown_clicked"
 
 PRODUCT_WINDOW = 10
 PageName = Literal["index", "search_results", "item_page", "item_sub_page", "done"]
+
+
+class _Common(TypedDict):
+    """The PageState fields every page of a session shares."""
+
+    site: Literal["simsite"]
+    instruction: str
+    feedback: Feedback
 
 
 def option_shown_clicked(value: str, url: str | None) -> bool:
@@ -65,7 +74,7 @@ class _Nav:
     page_num: int | None = None
     asin: str | None = None
     options: dict[str, str] = field(default_factory=dict)
-    sub_page: str | None = None
+    sub_page: SubPage | None = None
 
 
 class ShopSession:
@@ -116,7 +125,7 @@ class ShopSession:
         page_num: int | None = None,
         asin: str | None = None,
         options: dict[str, str] | None = None,
-        sub_page: str | None = None,
+        sub_page: SubPage | None = None,
     ) -> StepResult:
         """Jump to a page by its URL parts (how the web app serves WebShop's URL scheme).
 
@@ -182,8 +191,9 @@ class ShopSession:
             self._nav = _Nav("item_page", nav.keywords, nav.page_num, nav.asin, nav.options)
         elif target.kind == "prev":  # item page -> its results page; options are cleared
             self._nav = _Nav("search_results", nav.keywords, nav.page_num)
-        elif target.kind == "sub_page":
-            self._nav = _Nav("item_sub_page", nav.keywords, nav.page_num, nav.asin, nav.options, target.text)
+        elif target.kind == "sub_page":  # these clickables' texts are SUB_PAGES (_item_clickables)
+            sub_page = cast(SubPage, target.text)
+            self._nav = _Nav("item_sub_page", nav.keywords, nav.page_num, nav.asin, nav.options, sub_page)
         elif target.kind == "product":
             asin = target.text
             if asin not in self.visited:
@@ -281,7 +291,7 @@ class ShopSession:
 
     def _render(self, feedback: Feedback) -> PageState:
         nav, sid, base = self._nav, self.session_id, self.base_url
-        common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
+        common: _Common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
         if nav.page == "index":
             return PageState(
                 page_type="search",
@@ -317,7 +327,7 @@ class ShopSession:
                 page_type="item_detail",
                 url=routes.sub_page_url(base, sid, product.asin, keywords, page, nav.sub_page or "", nav.options),
                 query=query, keywords=keywords, page_num=page, product=view,
-                sub_page=nav.sub_page,  # type: ignore[arg-type]
+                sub_page=nav.sub_page,
                 clickables=back, **common,
             )
         url = routes.item_url(base, sid, product.asin, keywords, page, nav.options)
@@ -326,7 +336,7 @@ class ShopSession:
             clickables=back + self._item_clickables(product, url), **common,
         )
 
-    def _results_state(self, keywords: list[str], page: int, common: dict) -> PageState:
+    def _results_state(self, keywords: list[str], page: int, common: _Common) -> PageState:
         base, sid = self.base_url, self.session_id
         asins = self._search(keywords)
         shown = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]

@@ -72,6 +72,8 @@ class Shop:
     product_list: Sequence[Product]
     prices: Mapping[str, float]
     goals: Sequence[Goal]
+    #: Set only on a store's shop (:meth:`from_parts`'s ``fingerprint``); read with ``getattr``.
+    catalog_fingerprint: str
 
     def __init__(
         self,

@@ -119,7 +119,7 @@ def standard_tokens(text: str) -> list[str]:
             tokens.extend(_TOKEN.findall(part) if i % 2 else _ASCII_TOKEN.findall(part))
     if all(len(tok) <= MAX_TOKEN_LENGTH for tok in tokens):
         return tokens
-    out = []
+    out: list[str] = []
     for tok in tokens:
         if len(tok) > MAX_TOKEN_LENGTH:
             out.extend(tok[i : i + MAX_TOKEN_LENGTH] for i in range(0, len(tok), MAX_TOKEN_LENGTH))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import threading
+from typing import overload
 
 import numpy as np
 
@@ -86,7 +87,11 @@ def _terms(hits: list[Hit]) -> list[_Term]:
     return [(docs, denom, np.float32(qtf) * idf) for (docs, denom, idf), qtf in hits]
 
 
-def _term_score(denom: np.ndarray | np.float32, w: np.float32) -> np.ndarray:
+@overload
+def _term_score(denom: np.ndarray, w: np.float32) -> np.ndarray: ...
+@overload
+def _term_score(denom: np.float32, w: np.float32) -> np.floating: ...
+def _term_score(denom: np.ndarray | np.float32, w: np.float32) -> np.ndarray | np.floating:
     """Lucene 8's BM25 term score in float: ``w - w / (1 + tf * factor)``."""
     return w - w / denom
 

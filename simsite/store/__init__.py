@@ -30,7 +30,12 @@ arrays (by document and sorted), prices and price ranges, goal arrays, the index
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shopsim.simsite.store.manifest import STORE_FORMAT, is_store, verify_store
+
+if TYPE_CHECKING:  # imported lazily at run time, by __getattr__ below
+    from shopsim.simsite.store.prepare import prepare_store
 
 __all__ = ["STORE_FORMAT", "is_store", "prepare_store", "verify_store"]
 

@@ -382,7 +382,7 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         postings = sum(len(d) for d in collected.docs)
         raw = [_cat(parts, np.int32) for parts in (collected.term_ids, collected.docs, collected.tfs)]
         del collected.term_ids[:], collected.docs[:], collected.tfs[:]  # the parts: only the whole arrays from here
-        index = build_postings(collected.vocab, *raw, _cat(collected.lengths, np.int64))
+        index = build_postings(collected.vocab, raw[0], raw[1], raw[2], _cat(collected.lengths, np.int64))
         del raw
         for name, arr in goals.result().items():
             store.array(f"{name}.npy", arr)

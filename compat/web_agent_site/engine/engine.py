@@ -192,8 +192,8 @@ def get_top_n_product_from_keywords(
         return [p for p in all_products if p["query"] == query]
     hits = search_engine.search(" ".join(keywords), k=SEARCH_RETURN_N)
     docs = [search_engine.doc(hit.docid) for hit in hits]
-    asins = [json.loads(doc.raw())["id"] for doc in docs if doc is not None]
-    return [product_item_dict[a] for a in asins if a in product_item_dict]
+    hit_asins = [json.loads(doc.raw())["id"] for doc in docs if doc is not None]
+    return [product_item_dict[a] for a in hit_asins if a in product_item_dict]
 
 
 def get_product_per_page(top_n_products: Sequence[Any], page: int) -> list[Any]:
