@@ -42,7 +42,7 @@ def check_v8_goal(shop: V8Shop, index: int, *, pages: int = 5) -> GoalReach:
     query = task.instruction_for(task.task_mode)
     hits = [a for a, _ in shop.search_engine.search(query, RESULTS_N) if a in shop.products][: pages * PAGE_SIZE]
     gold = shop.product(task.asin)
-    best = (0.0, 0.0, None, None, {})
+    best: tuple[float, float, str | None, int | None, dict[str, str]] = (0.0, 0.0, None, None, {})
     target_reward = None
     for rank, asin in enumerate(hits, 1):
         product = shop.products[asin]

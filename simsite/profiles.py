@@ -113,8 +113,17 @@ class ShopLike(Protocol):
     """
 
     profile: Profile
-    products: Mapping[str, Any]
-    goals: Sequence[Any]
+
+    @property
+    def products(self) -> Mapping[str, Any]:
+        """The catalog by ASIN (read-only here, so a shop's ``dict`` of its own product type fits)."""
+        ...
+
+    @property
+    def goals(self) -> Sequence[Any]:
+        """The goals (tasks), in index order (read-only here, as ``products``)."""
+        ...
+
     search_engine: Any
     nouns: Any
 

@@ -209,7 +209,8 @@ def _status(summary: dict[str, Any], config: dict[str, Any], episodes: int) -> d
 
 def _meta_rows(summary: dict[str, Any], config: dict[str, Any]) -> list[tuple[str, str]]:
     """The run's metadata (``summary.json``'s ``run``, else what ``config.json`` says) as table rows."""
-    meta = summary.get("run") if isinstance(summary.get("run"), dict) else {}
+    run = summary.get("run")
+    meta: dict[str, Any] = run if isinstance(run, dict) else {}
     rows: list[tuple[str, str]] = []
 
     def add(label: str, value: Any) -> None:

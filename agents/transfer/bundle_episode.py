@@ -143,10 +143,10 @@ def run_transfer(bundle: Bundle | str | Path, goal: Goal, agent: Agent, *, max_s
         codes.append(state.feedback.code)
         steps += 1
     source.close()
-    info = state.reward_info if state.page_type == "done" else None
+    scores = state.reward_info if state.page_type == "done" else None
     return TransferResult(
         agent=getattr(agent, "name", type(agent).__name__), bundle=str(replay.bundle.root), goal_asin=goal.asin,
         instruction=goal.instruction_text, reward=float(reward),
-        r_strict=float(info["r_strict"]) if info else 0.0, r_success=float(info["r_success"]) if info else 0.0,
+        r_strict=float(scores["r_strict"]) if scores else 0.0, r_success=float(scores["r_success"]) if scores else 0.0,
         purchased=state.page_type == "done", purchased_id=state.purchase.id if state.purchase else None,
-        steps=steps, actions=actions, feedback=codes, breakdown=info)
+        steps=steps, actions=actions, feedback=codes, breakdown=scores)

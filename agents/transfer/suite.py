@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -132,6 +132,10 @@ def load_tasks(path: str | Path | None = None) -> list[TaskSpec]:
     return doc.tasks
 
 
+class _SearchUrl(Protocol):
+    def search_url(self, query: str, page: int = 1) -> str: ...
+
+
 def _read_page(real: Path, spec: PageSpec, task: str) -> bytes:
     path = real / spec.file
     try:
@@ -145,14 +149,18 @@ def _read_page(real: Path, spec: PageSpec, task: str) -> bytes:
 
 def build_task(spec: TaskSpec, real: Path, out: Path) -> Path:
     """Assemble one task's pages into a replay bundle at ``out / spec.id``."""
+    from shopsim.translators.documents import decode_html
     from shopsim.translators.registry import translator_for
 
     translator = translator_for(spec.site)
     folder = out / spec.id
     writer: BundleWriter | None = None
     previous = None
+    url: str | None
+    action: str | None
     for i, page in enumerate(spec.pages):
         data = _read_page(real, page, spec.id)
+        html = decode_html(data)  # as every translator's parse does with bytes
         if page.card is not None:
             if previous is None:
                 raise ConfigError(f"task {spec.id}: page {i} is reached from a card, but there is no page before it")
@@ -161,10 +169,11 @@ def build_task(spec: TaskSpec, real: Path, out: Path) -> Path:
                 raise ConfigError(f"task {spec.id}: card {page.card!r} is not on {spec.pages[i - 1].file}")
             url, action = nav.url, f"click[{page.card.lower()}]"
         else:
-            state = translator.parse(data, page.url)
+            state = translator.parse(html, page.url)
             url = page.url or state.url
             if not url and state.page_type == "results" and spec.query and spec.site != "other":
-                url = translator.search_url(spec.query, 1)
+                # amazon and ebay (not 'other') are MarketTranslators, which have search_url
+                url = cast(_SearchUrl, translator).search_url(spec.query, 1)
             action = None if i == 0 else f"goto[{url}]"
             if not url:
                 raise ConfigError(f"task {spec.id}: {page.file} gives no URL of its own: set its url")
@@ -172,7 +181,7 @@ def build_task(spec: TaskSpec, real: Path, out: Path) -> Path:
             writer = BundleWriter(folder, site=spec.site, start_url=url, instruction=spec.goal.instruction_text,
                                   recorder="shopsim transfer-suite (assembled from saved pages)", goal=spec.goal)
         writer.add_page(action, url, data)
-        previous = translator.parse(data, url)
+        previous = translator.parse(html, url)
     assert writer is not None
     return writer.finish()
 

@@ -383,9 +383,10 @@ def _task(rec: Any, product: V8Product, at: str) -> V8Task:
         raise DataError(f"{at}: field 'user_persona': expected an object, got {type(persona).__name__}")
     simple = _str(rec, "instruction_simple", at) or None
     persona = persona if persona is not None else product.user_persona
-    mode = rec.get("task_mode")
-    if mode not in (None, "standard", "persona"):
-        raise DataError(f"{at}: field 'task_mode': expected 'standard' or 'persona', got {mode!r}"[:300])
+    raw_mode = rec.get("task_mode")
+    if raw_mode not in (None, "standard", "persona"):
+        raise DataError(f"{at}: field 'task_mode': expected 'standard' or 'persona', got {raw_mode!r}"[:300])
+    mode: TaskMode | None = raw_mode
     if mode is None:
         mode = "persona" if persona is not None and simple else "standard"
     elif mode == "persona" and persona is None:

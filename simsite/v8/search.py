@@ -26,7 +26,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import numpy as np
 
@@ -327,7 +327,8 @@ def save_index(engine_or_products: V8SearchEngine | Sequence[V8Product], directo
     if isinstance(engine_or_products, (BM25Engine, Fts5Engine)):
         engine: V8SearchEngine = engine_or_products
     else:
-        engine = make_engine(list(engine_or_products), kind)
+        # BM25Engine and Fts5Engine are the only engines (make_engine), so this is the products
+        engine = make_engine(list(cast(Sequence[V8Product], engine_or_products)), kind)
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     manifest = out / MANIFEST_NAME

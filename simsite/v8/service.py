@@ -40,7 +40,7 @@ from shopsim.simsite.json_api import (
 )
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
 from shopsim.simsite.v8.environment import ENVIRONMENT
-from shopsim.simsite.v8.records import V8Task, public_persona
+from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
@@ -161,7 +161,7 @@ class V8State:
             await run_in_threadpool(shop_fingerprint, self.shop)
             self.fingerprinted = True
 
-    def from_token(self, token: str) -> tuple[V8Session, str]:
+    def from_token(self, token: str) -> tuple[V8Session, TaskMode]:
         """A session in the token's state and its task mode; any refusal is 400 invalid_snapshot."""
         try:
             session = V8Session.from_snapshot(self.shop, token, key=self.snapshot_key)
@@ -203,7 +203,7 @@ def _arguments(arguments: Any) -> Any:
 
 
 # ---- endpoints ------------------------------------------------------------------------------------
-async def _task_of(st: V8State, body: V8Reset) -> tuple[V8Session | None, V8Task, str] | Response:
+async def _task_of(st: V8State, body: V8Reset) -> tuple[V8Session | None, V8Task, TaskMode] | Response:
     """The reset's session (restored from a token, else None: opened once a slot is free), task and mode."""
     if body.snapshot is not None:  # checked before queueing: a bad token never waits for a slot
         await st.fingerprint()

@@ -15,7 +15,7 @@ from typing import Literal
 from shopsim.errors import ConfigError, SessionError
 from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
 from shopsim.simsite.v8.prices import resolve_price
-from shopsim.simsite.v8.records import V8Product, V8Task
+from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
@@ -74,7 +74,7 @@ class V8Session:
         self.detail: RewardDetail | None = None
         self._page = _Page()
         self._results: tuple[str, list[str]] | None = None
-        self.restored_task_mode: str | None = None
+        self.restored_task_mode: TaskMode | None = None
         self.state = self._render("ok", "")
 
     @property
@@ -198,12 +198,13 @@ class V8Session:
 
     def _render(self, feedback: V8Feedback, message: str) -> ObservationState:
         page = self._page
-        common = {"action_feedback": feedback, "feedback_message": message}
         if page.kind == "search":
-            return ObservationState(page_type="search", search_available=True, **common)
+            return ObservationState(page_type="search", search_available=True, action_feedback=feedback,
+                                    feedback_message=message)
         if page.kind == "terminal":
             return ObservationState(page_type="terminal", search_text=page.query or None, termination=self.termination,
-                                    purchased_asin=page.asin, selected_options=dict(page.selected), **common)
+                                    purchased_asin=page.asin, selected_options=dict(page.selected),
+                                    action_feedback=feedback, feedback_message=message)
         if page.kind == "results":
             asins = self._search(page.query)
             pages = max(1, math.ceil(len(asins) / PAGE_SIZE))
@@ -219,7 +220,8 @@ class V8Session:
             return ObservationState(
                 page_type="results", search_text=page.query, results=entries, page=page.page, total_pages=pages,
                 total_results=len(asins), rank_start=start + 1 if shown else None,
-                rank_end=start + len(shown) if shown else None, clickables=clicks, **common)
+                rank_end=start + len(shown) if shown else None, clickables=clicks, action_feedback=feedback,
+                feedback_message=message)
         product = self.shop.products[page.asin or ""]
         missing = [a for a in product.options if a not in page.selected]
         complete = not missing
@@ -229,7 +231,8 @@ class V8Session:
         return ObservationState(
             page_type="product", search_text=page.query, page=page.page, product=self._facts(product),
             selected_options=dict(page.selected), missing_option_axes=missing, options_complete=complete,
-            selected_price=price.price if price.verifiable else None, clickables=clicks, **common)
+            selected_price=price.price if price.verifiable else None, clickables=clicks, action_feedback=feedback,
+            feedback_message=message)
 
     def _facts(self, p: V8Product) -> ProductFacts:
         """A product's facts never change: built once per shop, shared by its sessions."""

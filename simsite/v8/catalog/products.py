@@ -163,8 +163,8 @@ def _options(rng: Random, t: V8Type, asin: str, mode: str, yuan: bool) -> tuple[
     if mode == "single" and len(t.axes) > 1 and rng.random() < 0.5:
         axis, values = t.axes[1 + int(rng.random() * (len(t.axes) - 1))]
         picked = _axis_values(rng, values, 2, 6)
-        equal = min(all_prices) if rng.random() < 0.4 else None
-        options[axis] = _entries(rng, asin, len(options), picked, [equal] * len(picked), meta, lang)
+        shared = min(all_prices) if rng.random() < 0.4 else None
+        options[axis] = _entries(rng, asin, len(options), picked, [shared] * len(picked), meta, lang)
     low, high = min(all_prices), max(all_prices)
     return options, [as_number(low), as_number(high)] if high > low else [as_number(low)]
 
