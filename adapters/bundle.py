@@ -46,7 +46,7 @@ import re
 import stat
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
-from typing import Any, Literal
+from typing import Any, Final, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -70,7 +70,7 @@ __all__ = [
     "sha256_hex",
 ]
 
-BUNDLE_FORMAT = "shopsim-bundle"
+BUNDLE_FORMAT: Final = "shopsim-bundle"
 BUNDLE_VERSION = 1
 MANIFEST = "manifest.json"
 HAR_NAME = "session.har"

@@ -78,7 +78,8 @@ class ShopEnv(gym.Env[Any, str]):
     """
 
     # ``ansi`` renders on demand; a frame rate is declared because Gymnasium's checker asks for one.
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}
+    # (Gymnasium annotates ``metadata`` without ClassVar, so mypy takes it for an instance variable.)
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 1}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -129,7 +130,7 @@ class ShopEnv(gym.Env[Any, str]):
         """Start an episode: ``options={"goal": n}`` picks goal n, else a seeded weighted draw."""
         super().reset(seed=seed)
         options = dict(options or {})
-        if options.get("task_id") is not None and hasattr(self.shop, "index_of"):  # v8 tasks by task_id
+        if options.get("task_id") is not None and self.shop is not None and hasattr(self.shop, "index_of"):  # v8 tasks by task_id
             options["goal"] = self.shop.index_of(int(options["task_id"]))
         if "goal" in options and options["goal"] is not None:
             index = int(options["goal"])
@@ -201,7 +202,8 @@ class ShopEnv(gym.Env[Any, str]):
             return own(self.state, self.observation_mode)
         if self.observation_mode not in BROWSER_MODES:
             return observation(self.state, self.observation_mode)  # type: ignore[arg-type]
-        got = self._browser_obs = self.source.observe(self.observation_mode)  # type: ignore[union-attr]
+        # __init__ checked that a browser mode's source has observe(mode); PageSource does not declare it.
+        got = self._browser_obs = self.source.observe(self.observation_mode)  # type: ignore[attr-defined]
         if got.text is not None:
             return got.text
         assert got.png is not None

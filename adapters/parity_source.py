@@ -77,6 +77,7 @@ class ParitySource(LimitedSteps):
         if self.start == "search":
             self._searching = True
             self.current = search_view(first, self._instruction())
+        assert self.current is not None  # _land() just showed the first page
         return self.current
 
     def _step(self, action: str) -> StepOut:

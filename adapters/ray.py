@@ -92,7 +92,9 @@ class EnvPool:
         if n < 1:
             raise ConfigError(f"EnvPool needs at least one env, not {n}")
         cfg = shop_config(config)  # Ray starts a local cluster here unless ray.init() ran first
-        self.actors = [ShopEnvActor.options(num_cpus=num_cpus).remote(cfg, **env_kwargs) for _ in range(n)]
+        # @ray.remote gives the class .options()/.remote(); mypy (Ray untyped here) sees the plain class.
+        self.actors = [ShopEnvActor.options(num_cpus=num_cpus).remote(cfg, **env_kwargs)  # type: ignore[attr-defined]
+                       for _ in range(n)]
 
     def __len__(self) -> int:
         return len(self.actors)

@@ -156,6 +156,7 @@ class HttpSource(SourceBase):
         if not isinstance(nav, Navigation):
             return nav
         method = "POST" if nav.kind == "form" else "GET"
+        assert nav.url is not None  # navigation() refuses a Navigation without a url
         return self.episode.landed(self._page(method, nav.url, nav.form or None))
 
     def snapshot(self) -> str:

@@ -250,7 +250,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         url = product.main_image if product is not None and state.page_type == "item" else None
         return self.image_features.lookup(url)
 
-    def reset(self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
+    # WebShop's own reset(session=) and 4-tuple step, kept for its agent code, not Gymnasium's signatures.
+    def reset(  # type: ignore[override]
+            self, session: int | str | None = None, instruction_text: str | None = None) -> tuple[str, None]:
         """A session: an int picks that goal, a known session id keeps its goal, else a weighted draw.
 
         ``instruction_text`` replaces only ``env.instruction_text`` (and ``state``), as in WebShop:
@@ -272,7 +274,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.prev_obs, self.prev_actions = [obs], []
         return obs, None
 
-    def step(self, action: str) -> tuple[Any, float, bool, None]:
+    def step(self, action: str) -> tuple[Any, float, bool, None]:  # type: ignore[override]
         """WebShop's step: ``search[...]`` or ``click[...]`` of a current clickable; anything else does nothing."""
         self.get_available_actions()
         assert self._session is not None and self.text_to_clickable is not None

@@ -60,11 +60,11 @@ def product_dict(p: Product, human_goals: bool) -> dict[str, Any]:
     ``null`` (so ``len()`` counts axes as WebShop's does), ``''`` when there are none, as in
     WebShop's files. ``small_description`` is the bullet list (a bare string arrives wrapped).
     """
-    raw_options: dict[str, list[dict[str, Any]] | None] | str = {
+    options: dict[str, list[dict[str, Any]] | None] = {
         axis: [{"value": v, "image": p.option_to_image.get(v)} for v in values] for axis, values in p.options.items()
     }
-    raw_options.update(dict.fromkeys(p.null_option_axes))
-    raw_options = raw_options or ""
+    options.update(dict.fromkeys(p.null_option_axes))
+    raw_options: dict[str, list[dict[str, Any]] | None] | str = options or ""
     d: dict[str, Any] = {
         "asin": p.asin,
         "name": p.title,

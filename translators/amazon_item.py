@@ -304,6 +304,7 @@ def read_item(tree: LexborHTMLParser, html: str, ids: Ids, title_node: LexborNod
     ``hint`` is the marketplace's currency (for price marks several currencies share).
     """
     body = tree.body
+    assert body is not None  # the caller read the title from the body's id index
     item = ItemRead()
     item.title = _title(title_node)
     item.id = _asin(ids, html, page_url, url)

@@ -87,7 +87,7 @@ def short_text(node: LexborNode, limit: int = 120, max_nodes: int = 80) -> str |
     return "".join(parts)
 
 
-def _struck(node: LexborNode, stop: LexborNode | None = None, levels: int = 4) -> bool:
+def _struck(node: LexborNode | None, stop: LexborNode | None = None, levels: int = 4) -> bool:
     """Whether a price is shown struck through (list/was price), from tags, classes or inline style."""
     for _ in range(levels):
         if node is None or (stop is not None and node.mem_id == stop.mem_id):
@@ -237,7 +237,7 @@ def _sponsored(node: LexborNode) -> bool:
     return prev is not None and len(prev.text() or "") < 40 and text_of(prev).casefold() in _AD_WORDS
 
 
-def _shape(node: LexborNode) -> tuple[str, str]:
+def _shape(node: LexborNode) -> tuple[str | None, str]:
     return node.tag, (attr(node, "class").split() or [""])[0]
 
 
@@ -326,8 +326,8 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
     return cards if len(cards) >= 2 else []
 
 
-def _up(node: LexborNode, levels: int) -> list[LexborNode]:
-    out = []
+def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:
+    out: list[LexborNode] = []
     while node is not None and len(out) < levels:
         out.append(node)
         node = node.parent

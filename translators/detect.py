@@ -180,7 +180,8 @@ def blocked_reason(tree: LexborHTMLParser, html: str) -> str | None:
 
     Called only after a page shows neither results nor a product, so strong phrases are enough.
     """
-    title_node = (tree.head or tree.root).css_first("title") if (tree.head or tree.root) else None
+    root = tree.head or tree.root
+    title_node = root.css_first("title") if root else None
     low_title = collapse(title_node.text() if title_node is not None else "").lower()
     for mark, reason in _BLOCKED_TITLES:
         if mark in low_title:

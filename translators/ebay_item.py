@@ -201,6 +201,7 @@ def read_item(tree: LexborHTMLParser, title_node: LexborNode, page_url: str | No
     ``hint`` is the marketplace's currency (for price marks several currencies share).
     """
     body = tree.body
+    assert body is not None  # the caller read the title from the body (is_item_page)
     marks = landmarks(body, _MARKS)
     item = ItemRead()
     item.title = text_of(title_node, skip_classes=("g-hdn", "clipped"))

@@ -235,7 +235,7 @@ def _buy_control(body: LexborNode, inside: set[int]) -> bool:
 
 
 def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:
-    out = []
+    out: list[LexborNode] = []
     while node is not None and len(out) < levels:
         out.append(node)
         node = node.parent

@@ -221,7 +221,8 @@ def _list_entries(obj: dict) -> list[ListEntry]:
     for el in (elements if isinstance(elements, list) else [])[:500]:
         if not isinstance(el, dict):
             continue
-        item = el.get("item") if isinstance(el.get("item"), dict) else el
+        raw_item = el.get("item")
+        item = raw_item if isinstance(raw_item, dict) else el
         price, currency = _offer_price(item.get("offers"))
         out.append(ListEntry(url=_text(item.get("url") or el.get("url") or item.get("@id")),
                              name=_text(item.get("name") or el.get("name")), price=price, currency=currency))

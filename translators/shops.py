@@ -191,7 +191,8 @@ def search_form(body: LexborNode, base: str, max_query: int) -> tuple[SearchForm
 
 
 def _ancestors(node: LexborNode, limit: int) -> list[LexborNode]:
-    out, parent = [], node.parent
+    out: list[LexborNode] = []
+    parent = node.parent
     while parent is not None and len(out) < limit:
         out.append(parent)
         parent = parent.parent

@@ -207,7 +207,8 @@ def _clickables(tree: HTMLParser) -> list[Clickable]:
                           selector="[data-action='back-to-search']")
         elif action in ("prev", "next"):
             text = "< Prev" if action == "prev" else "Next >"
-            c = Clickable(arg=text.lower(), text=text, kind=action, selector=f"[data-action='{action}']",
+            c = Clickable(arg=text.lower(), text=text, kind="prev" if action == "prev" else "next",
+                          selector=f"[data-action='{action}']",
                           url=a.get("data-url"))
         elif action == "sub-page":
             name = a.get("data-sub-page") or ""

@@ -147,9 +147,10 @@ def _nearby_label(node: LexborNode, levels: int) -> str:
             if text or short_text(prev, 40, 40) is None:
                 break
             prev, hops = prev.prev, hops + 1
-        node = node.parent
-        if node is None:
+        parent = node.parent
+        if parent is None:
             break
+        node = parent
     return ""
 
 
