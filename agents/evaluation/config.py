@@ -13,7 +13,7 @@ __all__ = ["ADAPTERS", "EXECUTORS", "TRACE_MODES", "EvalConfig", "forget_shop", 
 
 ADAPTERS = ("inprocess", "http", "browser", "replay")
 TRACE_MODES = ("off", "failures", "all")
-#: Where episodes run: worker processes on this machine, or Ray actors (``agents.ray_executor``).
+#: Where episodes run: worker processes on this machine, or Ray actors (``agents.evaluation.ray_executor``).
 EXECUTORS = ("local", "ray")
 
 

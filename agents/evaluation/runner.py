@@ -1,14 +1,14 @@
 """``shopsim eval``: run an agent over goals through any page source, in parallel, resumably.
 
 Each worker process builds its own shop, page source (and browser) and runs a slice of the goals
-(``agents.run_worker``); with ``executor="ray"`` Ray actors play them and send every record and
-step back here, to be written the same way (``agents.ray_executor``). Every step goes to ``traces.jsonl``; every finished episode to
+(``agents.evaluation.worker``); with ``executor="ray"`` Ray actors play them and send every record and
+step back here, to be written the same way (``agents.evaluation.ray_executor``). Every step goes to ``traces.jsonl``; every finished episode to
 ``episodes.jsonl`` as soon as it ends (which makes a run resumable: goals already there are
 skipped, even after a crash; what resuming drops and reruns is reported on stderr and in
 ``summary.json``'s ``"resume"``); at the end ``episodes.jsonl`` is rewritten in goal order (so equal
 runs give equal files), ``summary.json`` holds the metrics with bootstrap intervals
-(``agents.metrics``), the breakdown by kind of goal (``agents.breakdown``), the cost
-(``agents.cost``) and the run's metadata (``agents.run_meta``), and ``report.html`` shows them.
+(``agents.reports.metrics``), the breakdown by kind of goal (``agents.reports.breakdown``), the cost
+(``agents.reports.cost``) and the run's metadata (``agents.evaluation.run_meta``), and ``report.html`` shows them.
 
 A run stopped by Ctrl-C, SIGTERM or an error still writes ``summary.json`` (``"status":
 "aborted"`` and the ``"reason"``) over the episodes it finished, then re-raises; rerunning the
@@ -87,7 +87,7 @@ def _abort_reason(exc: BaseException) -> str:
 
 
 def _goal_groups(cfg: EvalConfig, replay: ReplayGoals | None, goals: list[int]) -> dict[int, dict[str, str]]:
-    """Each goal's groups (``agents.breakdown``); the shop is loaded only when some goal needs them."""
+    """Each goal's groups (``agents.reports.breakdown``); the shop is loaded only when some goal needs them."""
     if not goals:
         return {}
     if replay is not None:
@@ -109,20 +109,63 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     what runs now goes to ``extra["resume"]`` and ``summary.json``'s ``"resume"`` and, with
     ``progress``, one line on stderr: repairs are never silent.
     """
+    _check_config(cfg)
+    started = datetime.now(UTC)
+    replay = ReplayGoals.for_run(cfg)
+    if replay is not None:  # every goal has its bundle before anything is written or run
+        replay.check(cfg.goals)
+    folder = _open_folder(cfg, replay)
+    if folder.resume is not None and progress:
+        print(resume_note(Path(cfg.out), folder.resume), file=sys.stderr, flush=True)
+    scrub = Scrubber.for_run(cfg.agent_options)
+    (Path(cfg.out) / "config.json").write_text(scrub.text(cfg.saved_json()))
+    meta = run_metadata(cfg, started=started, goals=replay.goals if replay is not None else None)
+    bar = Progress("eval", len(folder.todo), " ep", enabled=None if progress else False)
+    ctx = _Run(cfg=cfg, out=Path(cfg.out), finished=folder.finished, scrub=scrub, meta=meta, t0=time.perf_counter(),
+               todo=folder.todo, replay=replay, resume=folder.resume, trace_drops=folder.trace_drops)
+    try:
+        with _sigterm_raises():
+            _play(ctx, folder, bar)
+    except BaseException as exc:
+        bar.close()
+        forget_shop()
+        try:  # best effort: the folder must say the run stopped, but never hide why it did
+            _finish(ctx, status="aborted", reason=scrub.text(_abort_reason(exc)))
+        except Exception as report_error:
+            print(f"shopsim eval: could not write the aborted run's summary: {report_error}", file=sys.stderr)
+        raise
+    bar.close()
+    forget_shop()
+    return _finish(ctx, status="complete")
+
+
+def _check_config(cfg: EvalConfig) -> None:
+    """Refuse option combinations that cannot run, before anything is written."""
     if cfg.trace != "off" and cfg.adapter != "browser":
         raise ConfigError(f"--trace {cfg.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (this run uses --adapter {cfg.adapter})")
     if cfg.address is not None and cfg.executor != "ray":
         raise ConfigError(f"--address {cfg.address} names a Ray cluster: it needs --executor ray")
-    if cfg.executor == "ray":  # before anything is written: without Ray, one line that says how to get it
+    if cfg.executor == "ray":  # without Ray, one line that says how to get it
         from shopsim.agents.evaluation.ray_executor import require_ray
 
         require_ray()
-    started = datetime.now(UTC)
+
+
+@dataclass
+class _Folder:
+    """A run folder made ready to play: what is finished, what is left, and what resuming repaired."""
+
+    finished: dict[int, dict[str, Any]]
+    groups: dict[int, dict[str, str]]
+    todo: list[int]
+    resume: dict[str, Any] | None
+    trace_drops: Counter[str]
+
+
+def _open_folder(cfg: EvalConfig, replay: ReplayGoals | None) -> _Folder:
+    """Read (and repair) what a previous run left in ``cfg.out`` and say which goals are still to play."""
     out = Path(cfg.out)
-    replay = ReplayGoals.for_run(cfg)
-    if replay is not None:  # every goal has its bundle before anything is written or run
-        replay.check(cfg.goals)
     episodes_path = out / "episodes.jsonl"
     resuming = episodes_path.exists() or any(out.glob("traces*.jsonl"))
     episode_drops: Counter[str] = Counter()
@@ -134,7 +177,6 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
     (out / "screenshots").mkdir(parents=True, exist_ok=True)
     if cfg.trace != "off":
         (out / TRACE_DIR).mkdir(exist_ok=True)
-    scrub = Scrubber.for_run(cfg.agent_options)
     groups = _goal_groups(cfg, replay, [g for g in dict.fromkeys(cfg.goals)
                                         if "goal_groups" not in finished.get(g, {})])
     for g, rec in finished.items():
@@ -153,51 +195,39 @@ def run_eval(cfg: EvalConfig, progress: bool = True) -> tuple[Summary, dict[str,
             "episode_lines_dropped": {k: episode_drops[k] for k in ("truncated", "garbage", "duplicate")},
             "trace_lines_dropped": {k: trace_drops[k] for k in ("truncated", "garbage", "unfinished", "duplicate")},
         }
-        if progress:
-            print(resume_note(out, resume), file=sys.stderr, flush=True)
-    (out / "config.json").write_text(scrub.text(cfg.saved_json()))
-    meta = run_metadata(cfg, started=started, goals=replay.goals if replay is not None else None)
-    t0 = time.perf_counter()
-    bar = Progress("eval", len(todo), " ep", enabled=None if progress else False)
-    ctx = _Run(cfg=cfg, out=out, finished=finished, scrub=scrub, meta=meta, t0=t0, todo=todo, replay=replay,
-               resume=resume, trace_drops=trace_drops)
-    try:
-        with _sigterm_raises(), ExitStack() as stack:
-            # Ray actors serve their own shop: the driver's 127.0.0.1 may be out of their reach.
-            if todo and cfg.adapter in ("http", "browser") and cfg.base_url is None and cfg.executor == "local":
-                served = run_shop(cfg)
-                if len(todo) > 50:
-                    served.prime_nouns()
-                server = stack.enter_context(start_server(served))
-                cfg = cfg.model_copy(update={"base_url": server.base_url})
-            if todo:
-                with open(episodes_path, "a", encoding="utf-8") as ep_file:
-                    def take(rec: dict[str, Any]) -> None:
-                        g = rec["goal_index"]
-                        if g in groups:
-                            rec["goal_groups"] = groups[g]
-                        ep_file.write(json.dumps(rec) + "\n")
-                        ep_file.flush()
-                        finished[g] = rec
-                        bar.update()
+    return _Folder(finished=finished, groups=groups, todo=todo, resume=resume, trace_drops=trace_drops)
 
-                    if cfg.executor == "ray":
-                        from shopsim.agents.evaluation.ray_executor import run_todo_ray
 
-                        ctx.ray = asdict(run_todo_ray(cfg, todo, take))
-                    else:
-                        run_todo(cfg, todo, take)
-    except BaseException as exc:
-        bar.close()
-        forget_shop()
-        try:  # best effort: the folder must say the run stopped, but never hide why it did
-            _finish(ctx, status="aborted", reason=scrub.text(_abort_reason(exc)))
-        except Exception as report_error:
-            print(f"shopsim eval: could not write the aborted run's summary: {report_error}", file=sys.stderr)
-        raise
-    bar.close()
-    forget_shop()
-    return _finish(ctx, status="complete")
+def _play(ctx: _Run, folder: _Folder, bar: Progress) -> None:
+    """Play the goals left to do, appending each finished episode's record as it arrives."""
+    if not folder.todo:
+        return
+    cfg = ctx.cfg
+    with ExitStack() as stack:
+        # Ray actors serve their own shop: the driver's 127.0.0.1 may be out of their reach.
+        if cfg.adapter in ("http", "browser") and cfg.base_url is None and cfg.executor == "local":
+            served = run_shop(cfg)
+            if len(folder.todo) > 50:
+                served.prime_nouns()
+            server = stack.enter_context(start_server(served))
+            cfg = cfg.model_copy(update={"base_url": server.base_url})
+        ep_file = stack.enter_context(open(ctx.out / "episodes.jsonl", "a", encoding="utf-8"))
+
+        def take(rec: dict[str, Any]) -> None:
+            g = rec["goal_index"]
+            if g in folder.groups:
+                rec["goal_groups"] = folder.groups[g]
+            ep_file.write(json.dumps(rec) + "\n")
+            ep_file.flush()
+            folder.finished[g] = rec
+            bar.update()
+
+        if cfg.executor == "ray":
+            from shopsim.agents.evaluation.ray_executor import run_todo_ray
+
+            ctx.ray = asdict(run_todo_ray(cfg, folder.todo, take))
+        else:
+            run_todo(cfg, folder.todo, take)
 
 
 @dataclass

@@ -7,7 +7,7 @@ episode loop (:func:`shopsim.agents.episode.run_episode`), whose step hook write
 ``failures``, only when the episode's r_success is 0) and its path recorded in the episode.
 Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
 them, so an aborted run never leaves browsers behind. :class:`EpisodePlayer` is the part both
-executors share: the Ray actors (``agents.ray_executor``) play episodes with it too.
+executors share: the Ray actors (``agents.evaluation.ray_executor``) play episodes with it too.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ class EpisodePlayer:
     """One worker's shop, page source, env and agent, built once; :meth:`play` runs one goal.
 
     Shared by the local worker processes (:func:`_worker`) and the Ray actors
-    (``agents.ray_executor``): both play an episode the same way, so both write the same records.
+    (``agents.evaluation.ray_executor``): both play an episode the same way, so both write the same records.
     ``traces`` is anything with ``write`` (the part file here, an ``io.StringIO`` in an actor).
     """
 

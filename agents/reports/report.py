@@ -1,6 +1,6 @@
 """``report.html`` for a run folder: one self-contained page a person can read instead of JSON.
 
-Tables, and plots drawn as inline SVG (``agents.charts``: no CDN, no scripts, no plotting library),
+Tables, and plots drawn as inline SVG (``agents.reports.charts``: no CDN, no scripts, no plotting library),
 so the file can be mailed, archived or opened from disk. Every string from the run is escaped
 (Jinja autoescape; SVG labels through ``html.escape``). Beside the metrics it shows the run's
 metadata and status, the breakdown by kind of goal, what the agent's model calls spent (and cost,

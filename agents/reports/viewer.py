@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Route
 
-__all__ = ["find_runs", "read_episode", "resolve_run", "viewer_routes"]
+__all__ = ["RunsViewer", "find_runs", "read_episode", "resolve_run", "viewer_routes"]
 
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$")
 _SHOT = re.compile(r"^\d{1,9}-\d{1,6}\.png$")
@@ -237,31 +237,52 @@ def _not_found(message: str, status: int = 404) -> HTMLResponse:
     return HTMLResponse(_ERROR.render(status=status, message=message), status_code=status)
 
 
-def viewer_routes(runs_dir: str | Path) -> list[Route]:
-    """Routes for ``/runs``, ``/runs/<run>``, its episodes, screenshots and traces, and ``/compare-runs``."""
-    root = Path(runs_dir)
+class RunsViewer:
+    """The viewer's endpoints over one runs folder: each reads the run it names and answers one page or file.
 
-    def run_list(request: Request) -> Response:
-        return HTMLResponse(_LIST.render(root=str(root), runs=find_runs(root)))
+    An object rather than closures, so each endpoint is a plain method that can be read and tested alone
+    and the routes are one table (:meth:`routes`), mounted into either profile's app.
+    """
 
-    def report(request: Request) -> Response:
+    def __init__(self, runs_dir: str | Path) -> None:
+        self.root = Path(runs_dir)
+
+    def routes(self) -> list[Route]:
+        """The viewer's route table (the catch-all report route last)."""
+        return [
+            Route("/runs", self.run_list),
+            Route("/runs/", self.run_list),
+            Route("/compare-runs", self.compare),
+            Route("/runs/{run:path}/episodes/{goal:int}", self.episode),
+            Route("/runs/{run:path}/screenshots/{name}", self.screenshot),
+            Route("/runs/{run:path}/traces/{name}", self.trace),
+            Route("/runs/{run:path}", self.report),
+        ]
+
+    def run_list(self, request: Request) -> Response:
+        """Every run under the folder, with its status and headline numbers."""
+        return HTMLResponse(_LIST.render(root=str(self.root), runs=find_runs(self.root)))
+
+    def report(self, request: Request) -> Response:
+        """One run's report, rendered with links into the viewer."""
         from shopsim.agents.reports.report import render_report
 
         run_id = request.path_params["run"].rstrip("/")
-        run = resolve_run(root, run_id)
+        run = resolve_run(self.root, run_id)
         if run is None:
             return _not_found(f"no run {run_id[:100]!r} under the runs folder")
         # rendered, not report.html from disk: its links must point into the viewer, and a run
         # without a summary (killed, or still running) has no report.html yet
         return HTMLResponse(render_report(run, link_base=f"/runs/{quote(run_id, safe='/')}"))
 
-    def compare(request: Request) -> Response:
+    def compare(self, request: Request) -> Response:
+        """Two runs side by side (``?a=RUN&b=RUN``), as ``shopsim compare`` prints them."""
         from shopsim.agents.reports.compare import compare_runs
         from shopsim.agents.reports.compare_page import render_comparison
         from shopsim.errors import ShopsimError
 
         a, b = request.query_params.get("a", ""), request.query_params.get("b", "")
-        runs = {k: resolve_run(root, v) for k, v in (("a", a), ("b", b))}
+        runs = {k: resolve_run(self.root, v) for k, v in (("a", a), ("b", b))}
         if runs["a"] is None or runs["b"] is None:
             return _not_found("pick two runs under the runs folder to compare (A and B)", 400)
         try:
@@ -270,17 +291,18 @@ def viewer_routes(runs_dir: str | Path) -> list[Route]:
             return _not_found(str(exc), 400)
         return HTMLResponse(render_comparison(result, a, b, _STYLE))
 
-    def episode(request: Request) -> Response:
+    def episode(self, request: Request) -> Response:
+        """One episode step by step: observation, actions, screenshots, its outcome and trace."""
+        from shopsim.agents.reports.metrics import failure_labels
+
         run_id, goal = request.path_params["run"], request.path_params["goal"]
-        run = resolve_run(root, run_id)
+        run = resolve_run(self.root, run_id)
         if run is None:
             return _not_found(f"no run {run_id[:100]!r} under the runs folder")
         record, steps = read_episode(run, goal)
         if record is None and not steps:
             return _not_found(f"run {run_id!r} has no episode for goal {goal}")
         info = (record or {}).get("reward_info") or None
-        from shopsim.agents.reports.metrics import failure_labels
-
         prev, nxt = _goal_neighbours(run, goal)
         trace = None
         name = f"goal-{goal}.zip"
@@ -291,32 +313,30 @@ def viewer_routes(runs_dir: str | Path) -> list[Route]:
             outcome=failure_labels(info) if record is not None else [],
             steps=[_step_view(s, run / "screenshots", goal) for s in steps]))
 
-    def screenshot(request: Request) -> Response:
-        run_id, name = request.path_params["run"], request.path_params["name"]
-        run = resolve_run(root, run_id)
-        if run is None or not _SHOT.match(name):
-            return _not_found("no such screenshot")
-        path = (run / "screenshots" / name).resolve()
-        if not path.is_relative_to(root.resolve()) or not path.is_file():
-            return _not_found("no such screenshot")
-        return FileResponse(path, media_type="image/png")
+    def screenshot(self, request: Request) -> Response:
+        """A step's screenshot (PNG) from the run's ``screenshots/``."""
+        path = self._run_file(request, "screenshots", _SHOT)
+        return FileResponse(path, media_type="image/png") if path else _not_found("no such screenshot")
 
-    def trace(request: Request) -> Response:
-        run_id, name = request.path_params["run"], request.path_params["name"]
-        run = resolve_run(root, run_id)
-        if run is None or not _TRACE.match(name):
+    def trace(self, request: Request) -> Response:
+        """An episode's Playwright trace (zip) from the run's ``traces/``, as a download."""
+        path = self._run_file(request, "traces", _TRACE)
+        if path is None:
             return _not_found("no such trace")
-        path = (run / "traces" / name).resolve()
-        if not path.is_relative_to(root.resolve()) or not path.is_file():
-            return _not_found("no such trace")
-        return FileResponse(path, media_type="application/zip", filename=name)
+        return FileResponse(path, media_type="application/zip", filename=path.name)
 
-    return [
-        Route("/runs", run_list),
-        Route("/runs/", run_list),
-        Route("/compare-runs", compare),
-        Route("/runs/{run:path}/episodes/{goal:int}", episode),
-        Route("/runs/{run:path}/screenshots/{name}", screenshot),
-        Route("/runs/{run:path}/traces/{name}", trace),
-        Route("/runs/{run:path}", report),
-    ]
+    def _run_file(self, request: Request, folder: str, pattern: re.Pattern[str]) -> Path | None:
+        """The file a request names inside a run's ``folder``: its name must match ``pattern`` and the
+        resolved path stay under the runs folder (no ``..``, no symlink out); None otherwise.
+        """
+        run = resolve_run(self.root, request.path_params["run"])
+        name = request.path_params["name"]
+        if run is None or not pattern.match(name):
+            return None
+        path = (run / folder / name).resolve()
+        return path if path.is_relative_to(self.root.resolve()) and path.is_file() else None
+
+
+def viewer_routes(runs_dir: str | Path) -> list[Route]:
+    """Routes for ``/runs``, ``/runs/<run>``, its episodes, screenshots and traces, and ``/compare-runs``."""
+    return RunsViewer(runs_dir).routes()
