@@ -214,6 +214,7 @@ def test_amazon_option_without_url_is_a_selection(tmp_path, no_network):
 
 @pytest.mark.browser
 @needs_real
+@pytest.mark.slow
 def test_browser_replay_never_touches_the_network(tmp_path, chromium_path, browser_shutdown):
     root = assemble_amazon_bundle(tmp_path / "amazon")
     plan = ["search[red basketball shoes]", f"click[{FIRST_RESULT}]", "click[full]", "click[buy now]"]

@@ -13,6 +13,7 @@ from shopsim.simsite.shop import Shop
 from tests.conftest import needs_small
 
 
+@pytest.mark.slow
 def test_gymnasium_api(bundled_shop: Shop) -> None:
     env = ShopEnv(bundled_shop)
     with pytest.raises(SessionError, match=r"Cannot call step\(\) before reset\(\)"):

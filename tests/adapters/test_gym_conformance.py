@@ -24,11 +24,13 @@ def _checked(env: gym.Env) -> list[str]:
 
 
 @pytest.mark.parametrize("mode", ["text", "text_rich", "url", "html"])
+@pytest.mark.slow
 def test_check_env_passes_without_warnings(bundled_shop: Shop, mode: str) -> None:
     assert _checked(gym.make("shopsim/ShopEnv-v0", shop=bundled_shop, observation_mode=mode,
                              render_mode="ansi").unwrapped) == []
 
 
+@pytest.mark.slow
 def test_check_env_passes_for_the_v8_profile() -> None:
     env = gym.make("shopsim/ShopEnv-v0", config=ShopConfig(profile="shopsim-v8"), render_mode="ansi").unwrapped
     assert _checked(env) == []
@@ -59,6 +61,7 @@ def _play(env: gym.vector.VectorEnv) -> list[tuple]:
     return seen
 
 
+@pytest.mark.slow
 def test_sync_and_async_vector_envs_agree(bundled_shop: Shop) -> None:
     make = [lambda: ShopEnv(Shop.load()) for _ in range(2)]
     sync = gym.vector.SyncVectorEnv(make)

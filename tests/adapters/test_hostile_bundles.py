@@ -182,6 +182,7 @@ def test_manifest_not_a_json_object(tmp_path: Path, raw: bytes) -> None:
 
 
 @pytest.mark.parametrize("steps", [300_000, MAX_BUNDLE_STEPS + 1])
+@pytest.mark.slow
 def test_too_many_steps_refused_quickly(tmp_path: Path, steps: int) -> None:
     """Issue 9's 300,000-step manifest (80 MB: over the manifest size limit), and one step over the limit."""
     root = _bundle(tmp_path / "b")
@@ -215,6 +216,7 @@ def test_replay_source_and_urls(tmp_path: Path) -> None:
 
 
 # ---- the CLI -------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_transfer_cli_exits_2_with_one_line(tmp_path: Path) -> None:
     goal = tmp_path / "goal.jsonl"
     goal.write_text(json.dumps(GOAL) + "\n")
@@ -264,6 +266,7 @@ def _loads_or_data_error(root: Path) -> None:
 
 @SETTINGS
 @given(data=st.data())
+@pytest.mark.slow
 def test_random_manifest_fields(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
     root = _bundle(tmp_path_factory.mktemp("m") / "b")
     doc = _manifest(root)

@@ -26,6 +26,7 @@ def _record(tmp_path, web_server, chromium_path, *extra: str) -> Bundle:
     return Bundle.load(out)
 
 
+@pytest.mark.slow
 def test_record_rule_agent_then_replay(tmp_path, web_server, chromium_path, browser_shutdown, capsys):
     bundle = _record(tmp_path, web_server, chromium_path, "--agent", "rule", "--har", "--json")
     result = json.loads(capsys.readouterr().out)
@@ -51,6 +52,7 @@ def test_record_rule_agent_then_replay(tmp_path, web_server, chromium_path, brow
         har_src.close()
 
 
+@pytest.mark.slow
 def test_record_actions_file_with_options(tmp_path, web_server, chromium_path, browser_shutdown):
     actions = tmp_path / "actions.txt"
     probe = ReplaySource(_record(tmp_path / "probe", web_server, chromium_path, "--agent", "rule"))

@@ -186,6 +186,7 @@ def test_blocked_item_page_on_amazon(tmp_path: Path, no_network: None) -> None:
 OPTION_PLAN = ["click[smoked]", "click[2 pound (pack of 2)]", "click[buy now]"]
 
 
+@pytest.mark.slow
 def test_unrecorded_variant_is_selected_on_the_page(bundled_shop: Shop, no_network: None) -> None:
     src = _source(bundled_shop)
     _to_item(src)
@@ -208,6 +209,7 @@ def test_unrecorded_variant_is_selected_on_the_page(bundled_shop: Shop, no_netwo
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_browser_replay_has_the_same_ways_out(bundled_shop: Shop, chromium_path: str | None,
                                               browser_shutdown: None) -> None:
     goal = bundled_shop.goal(3)
@@ -277,6 +279,7 @@ def test_several_bundles_without_a_mapping_are_an_error(replay_setup: dict[str, 
 
 
 @pytest.mark.parametrize("form", ["json", "jsonl", "list"])
+@pytest.mark.slow
 def test_bundle_map_pairs_goals_and_every_record_names_its_bundle(
         replay_setup: dict[str, Any], capsys: pytest.CaptureFixture[str], form: str) -> None:
     s, tmp = replay_setup, replay_setup["tmp"]
@@ -305,6 +308,7 @@ def test_bundle_map_pairs_goals_and_every_record_names_its_bundle(
     assert "<th>bundle</th>" in report and a["path"] in report and b["start_url"] in report
 
 
+@pytest.mark.slow
 def test_bundles_that_carry_their_goal_pair_themselves(replay_setup: dict[str, Any], bundled_shop: Shop,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     s, tmp = replay_setup, replay_setup["tmp"]

@@ -99,6 +99,7 @@ class BaselineStyleEnv:
 
 
 @pytest.mark.parametrize("shop_name", ["bundled_shop", "small_shop"])
+@pytest.mark.slow
 def test_webshop_agent_loop_runs_unchanged(shop_name: str, request: pytest.FixtureRequest) -> None:
     shop: Shop = request.getfixturevalue(shop_name)
     env = WebAgentTextEnv(observation_mode="text", server=shop)
@@ -338,6 +339,7 @@ def _session_in_url(url: str, sid: str) -> dict:
 
 
 @needs_golden
+@pytest.mark.slow
 def test_golden_episodes_through_the_shim() -> None:
     episodes = read_jsonl(GOLDEN / "episodes_seed0.jsonl")
     shop = Shop.from_config(

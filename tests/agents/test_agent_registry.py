@@ -66,6 +66,7 @@ def _cli(args: list[str], pythonpath: Path) -> subprocess.CompletedProcess[str]:
                           timeout=120, env=env)
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_third_party_agents(tmp_path: Path) -> None:
     (tmp_path / "my_agents.py").write_text(_AGENT)
     dist = tmp_path / "my_agents-0.1.dist-info"  # an installed package's entry point, as pip writes it

@@ -55,6 +55,7 @@ def _score(shop, agent, goals: range) -> float:
     return summarize([run_episode(env, agent, g) for g in goals]).score
 
 
+@pytest.mark.slow
 def test_heuristic_beats_rule_on_bundled_catalog(bundled_shop) -> None:
     goals = range(200)
     rule, heuristic = _score(bundled_shop, RuleAgent(), goals), _score(bundled_shop, HeuristicAgent(), goals)

@@ -84,6 +84,7 @@ def test_rich_states_on_request(logged, tmp_path, capsys) -> None:
 
 
 @needs_trajectories
+@pytest.mark.slow
 def test_webshops_50_recorded_sessions(tmp_path, capsys) -> None:
     out = tmp_path / "mturk.jsonl"
     rc, stdout, err = _demos(["--trajectories", str(TRAJECTORIES), "--data", str(SMALL), "--out", str(out),

@@ -32,6 +32,7 @@ def test_ceiling_is_at_least_what_the_rule_agent_gets(bundled_shop, report):
     assert report.ceiling_score == 100.0 and report.reachable_rate == 1.0 and report.results_per_goal == 49.65
 
 
+@pytest.mark.slow
 def test_targets_in_results_reach_one_with_their_own_options(bundled_shop, report):
     checked = 0
     for row in report.per_goal:

@@ -57,6 +57,7 @@ def test_seed_changes_price_limits(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 @needs_small
+@pytest.mark.slow
 def test_human_goals_from_real_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "human.jsonl"
     _export(capsys, "--goals", "0:25", "--data", str(SMALL), "--human-goals", "--profile", "webshop", "--out", str(out))
@@ -82,6 +83,7 @@ def test_exported_goal_drives_transfer_and_replay(tmp_path: Path, bundled_shop: 
     assert Bundle.load(BUNDLE).manifest.instruction == bundled_shop.goal(3).instruction_text
 
 
+@pytest.mark.slow
 def test_bad_requests_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "selects 3" in _error(capsys, "--goals", "0:3", "--out", str(tmp_path / "three.json"))
     assert not (tmp_path / "three.json").exists()
@@ -94,6 +96,7 @@ def test_bad_requests_exit_2_with_one_line(tmp_path: Path, capsys: pytest.Captur
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_record_saves_the_goal_and_replay_pairs_by_it(tmp_path: Path, web_server, chromium_path: str | None,
                                                       browser_shutdown: None, bundled_shop: Shop,
                                                       capsys: pytest.CaptureFixture[str]) -> None:

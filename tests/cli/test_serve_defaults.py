@@ -132,6 +132,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_real_serve_process_logs_human_goal_sessions(tmp_path: Path) -> None:
     port, logs = _free_port(), tmp_path / "logs"
     exe = Path(sys.executable).with_name("shopsim")

@@ -233,6 +233,7 @@ def test_load_products_search_and_reward_as_webshop_code_reads_them(monkeypatch:
 
 # ---- $SHOPSIM_DATA ----------------------------------------------------------------------------
 @needs_small
+@pytest.mark.slow
 def test_shopsim_data_is_webshops_default_path() -> None:
     code = ("from web_agent_site.utils import DEFAULT_FILE_PATH, DEFAULT_ATTR_PATH\n"
             "from web_agent_site.envs import WebAgentTextEnv\n"
@@ -255,6 +256,7 @@ def test_without_data_one_line_then_the_bundled_catalog() -> None:
     assert out.stdout.strip() == "600"
 
 
+@pytest.mark.slow
 def test_a_missing_file_or_folder_is_refused_in_one_line(tmp_path: Path) -> None:
     out = _run("from web_agent_site.envs import WebAgentTextEnv\n"
                f"WebAgentTextEnv(file_path={str(tmp_path / 'nope.json')!r})")
@@ -269,6 +271,7 @@ def test_a_missing_file_or_folder_is_refused_in_one_line(tmp_path: Path) -> None
 
 
 @needs_small
+@pytest.mark.slow
 def test_cli_data_defaults_to_shopsim_data() -> None:
     out = subprocess.run([str(Path(sys.executable).parent / "shopsim"), "search", "pillow", "--num-products", "1000"],
                          capture_output=True, text=True, timeout=120, cwd=ROOT,
@@ -297,6 +300,7 @@ def test_goals_without_prices_have_no_price_limit() -> None:
 
 
 @needs_small
+@pytest.mark.slow
 def test_webshop_minimal_reads_shopsim_data_without_init_basedir() -> None:
     out = _run("from webshop_minimal import WebAgentTextEnv\n"
                "env = WebAgentTextEnv(observation_mode='text', num_products=1000)\n"
@@ -305,6 +309,7 @@ def test_webshop_minimal_reads_shopsim_data_without_init_basedir() -> None:
 
 
 @needs_small
+@pytest.mark.slow
 def test_a_prepared_store_as_shopsim_data(tmp_path: Path) -> None:
     store = tmp_path / "store"
     prep = subprocess.run([str(Path(sys.executable).parent / "shopsim"), "data", "prepare", "--data", str(SMALL),

@@ -100,6 +100,7 @@ def test_agentgym_style_fastapi_server_and_client() -> None:
 
 
 @pytest.mark.browser
+@pytest.mark.slow
 def test_run_web_agent_site_env_style_episode(chromium_path: str | None, browser_shutdown: None) -> None:
     from web_agent_site.envs import WebAgentSiteEnv
     from web_agent_site.models import RandomPolicy

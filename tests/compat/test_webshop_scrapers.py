@@ -78,6 +78,7 @@ def scrape(url: str, first_page: bool) -> Page:
     return page
 
 
+@pytest.mark.slow
 def test_react_style_scraper_runs_five_episodes(bundled_shop: Shop) -> None:
     with ServerThread(create_app(bundled_shop)) as srv:
         base = srv.base_url

@@ -534,6 +534,7 @@ def _fuzz_operation(api: Api, sid: str, path: str, method: str, op: dict[str, An
     run()
 
 
+@pytest.mark.slow
 def test_fuzz_api_from_openapi(api: Api) -> None:
     """Every operation of the document: schema-made bodies and their mutations, against the live app."""
     sid = api.open()
@@ -545,6 +546,7 @@ def test_fuzz_api_from_openapi(api: Api) -> None:
 
 
 # ---- (d) schemathesis over the same documents ------------------------------------------------------
+@pytest.mark.slow
 def test_schemathesis(api: Api) -> None:
     """Schemathesis' positive and negative generators for every operation, with its response checks.
 
@@ -635,6 +637,7 @@ def _html_paths(asins: list[str]) -> st.SearchStrategy[str]:
             lambda parts: "/" + "/".join(([route] if route else []) + list(parts[:-1])) + parts[-1]))
 
 
+@pytest.mark.slow
 def test_fuzz_html_routes(web: str, bundled_shop: Shop) -> None:
     """Random segments and queries on WebShop's five routes: 4xx pages are fine, a 500 or a traceback is not."""
     asins = list(bundled_shop.products)[:8]

@@ -296,6 +296,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 # ---------------------------------------------------------------------------- scale
 
 
+@pytest.mark.slow
 def test_scales_to_twenty_thousand_products(tmp_path: Path) -> None:
     started = time.perf_counter()
     counts = gen.generate(tmp_path, 20_000, seed=11)

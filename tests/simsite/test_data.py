@@ -17,6 +17,7 @@ from tests.conftest import GOLDEN, SMALL, needs_small
 
 
 @needs_small
+@pytest.mark.slow
 def test_real_small_set_counts() -> None:
     files = find_catalog_files(SMALL)
     products = load_products(files, num_products=1000)

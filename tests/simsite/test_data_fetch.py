@@ -176,6 +176,7 @@ def small(server: tuple[str, Behaviour], tmp_path: Path) -> tuple[str, Behaviour
 
 
 # ---- the happy path ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_downloads_verifies_then_skips(small: tuple[str, Behaviour, Path], tmp_path: Path) -> None:
     base, b, sums = small
     out = tmp_path / "data"
@@ -231,6 +232,7 @@ def test_server_without_ranges_restarts_the_file(small: tuple[str, Behaviour, Pa
 
 
 # ---- failures: one line, non-zero exit --------------------------------------------------------------------
+@pytest.mark.slow
 def test_corrupted_file_fails_verification(small: tuple[str, Behaviour, Path], tmp_path: Path) -> None:
     base, b, sums = small
     good = b.files["items_ins_v2_1000.json"]
@@ -329,6 +331,7 @@ def test_record_matches_webshop_setup() -> None:
 
 
 @needs_small
+@pytest.mark.slow
 def test_real_small_files_verify_against_the_record(server: tuple[str, Behaviour], tmp_path: Path) -> None:
     """WebShop's real attribute file matches shopsim's pinned SHA-256; the shared rebuild of the product
     file is refused (it is not the published original), until it is pinned with --checksums."""

@@ -61,6 +61,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_same_bytes_twice_and_in_other_processes(bundled_shop: Shop) -> None:
     mine = []
     for p in bundled_shop.product_list[:40]:
@@ -78,6 +79,7 @@ def test_same_bytes_twice_and_in_other_processes(bundled_shop: Shop) -> None:
     assert len(set(expected)) > len(expected) * 0.9, "images should differ between products and values"
 
 
+@pytest.mark.slow
 def test_every_bundled_product_and_option_value_has_an_image(bundled_shop: Shop) -> None:
     count, biggest = 0, 0
     for p in bundled_shop.product_list:

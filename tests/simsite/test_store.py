@@ -91,6 +91,7 @@ def odd_catalog(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @needs_small
 @pytest.mark.parametrize("config", [{}, {"seed": 3}, {"human_goals": True}], ids=["seed0", "seed3", "human"])
+@pytest.mark.slow
 def test_store_of_the_real_small_set_is_the_same_shop(tmp_path_factory: pytest.TempPathFactory,
                                                        config: dict[str, Any]) -> None:
     store = tmp_path_factory.getbasetemp() / "small-store"
@@ -102,6 +103,7 @@ def test_store_of_the_real_small_set_is_the_same_shop(tmp_path_factory: pytest.T
     assert_same_shop(files, prepared, _queries(files) if not config.get("seed") else [], products=not config.get("seed"))
 
 
+@pytest.mark.slow
 def test_pool_prepared_store_of_odd_records_is_the_same_shop(odd_catalog: Path, tmp_path: Path) -> None:
     with pytest.warns(DataWarning, match="1 duplicate ASIN skipped"):
         m = prepare_store(odd_catalog, tmp_path / "s", workers=2)  # two chunks, two worker processes

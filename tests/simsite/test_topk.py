@@ -34,6 +34,7 @@ def _hits(doc_count: int, lists: list[tuple[list[int], list[int], int]], lengths
     doc_count=st.integers(1, 300),
     k=st.integers(1, 60),
 )
+@pytest.mark.slow
 def test_pruned_top_k_equals_the_exhaustive_one(data: st.DataObject, doc_count: int, k: int) -> None:
     # few distinct lengths and term frequencies: many equal scores, so ties decide the order
     lengths = np.array(data.draw(st.lists(st.sampled_from([3, 5, 8, 30]), min_size=doc_count, max_size=doc_count)))
@@ -71,6 +72,7 @@ def generated_store(tmp_path_factory: pytest.TempPathFactory) -> Shop:
     return Shop.load(root / "store")
 
 
+@pytest.mark.slow
 def test_store_searches_equal_the_exhaustive_ranking(generated_store: Shop) -> None:
     """Goal instructions, product queries and pairs of the most common words, on a store's
     mapped postings: the pruned top 50 (and top 1, top 10) are the exhaustive ones."""

@@ -111,6 +111,7 @@ def pages(episodes: list[dict]) -> list[Page]:
     return list(_replay(_shim(), episodes))
 
 
+@pytest.mark.slow
 def test_every_golden_page_reads_like_webshops(pages: list[Page]) -> None:
     """All 1,072 pages: texts (with their tags), buttons, labels, product links, inputs, forms."""
     bad: list[str] = []
@@ -129,6 +130,7 @@ def test_every_golden_page_reads_like_webshops(pages: list[Page]) -> None:
     assert kinds == {"search": 230, "search_results": 310, "item_page": 357, "item_sub_page": 75, "done": 100}
 
 
+@pytest.mark.slow
 def test_the_node_after_the_score_label_is_the_reward(pages: list[Page]) -> None:
     """ReAct's ``float(visible_texts[idx + 1])``: our done pages give the step's reward there, WebShop's."""
     done = same = 0
@@ -162,6 +164,7 @@ def _served(client: httpx.Client, html: str) -> str:
     return client.post(urls.done()).text
 
 
+@pytest.mark.slow
 def test_served_pages_read_like_the_shims(episodes: list[dict]) -> None:
     """``shopsim serve`` over the same shop: each page the shim shows reads the same when served."""
     env = _shim()

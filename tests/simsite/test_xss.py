@@ -149,6 +149,7 @@ def _nav(page: Any, selector: str) -> None:
         page.locator(selector).first.click()
 
 
+@pytest.mark.slow
 def test_webshop_pages_show_payloads_as_text(tmp_path: Path, browser_context: Any) -> None:
     from shopsim.agents.evaluation.config import EvalConfig
     from shopsim.agents.evaluation.runner import run_eval

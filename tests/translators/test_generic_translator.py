@@ -56,6 +56,7 @@ def _mean(values: list[float]) -> float:
 
 
 @needs_shared
+@pytest.mark.slow
 def test_other_shops_meet_the_bar(scored: list[dict]) -> None:
     """Field accuracy >= 0.90 over all pages and for each shop with more than one page; page type 100%."""
     scored = held(scored)

@@ -149,6 +149,7 @@ def test_odd_encodings_translate(tmp_path: Path, name: str) -> None:
 
 
 # ---- the CLI: missing, unreadable, folder, FIFO; refused pages -----------------------------------------
+@pytest.mark.slow
 def test_translate_cli_bad_files_exit_2_with_one_line(tmp_path: Path) -> None:
     """Missing file, folder, FIFO (opened by nobody: a blocking open would hang), unreadable file."""
     fifo = tmp_path / "pipe.html"
@@ -165,6 +166,7 @@ def test_translate_cli_bad_files_exit_2_with_one_line(tmp_path: Path) -> None:
         assert out == "" and err.count("\n") == 1 and err.startswith("shopsim: error: cannot read "), (case, err)
 
 
+@pytest.mark.slow
 def test_translate_cli_refuses_a_deep_page_with_its_reason(tmp_path: Path) -> None:
     page = tmp_path / "deep.html"
     page.write_text("<html><body>" + "<div>" * 100_000 + "x" + "</div>" * 100_000)

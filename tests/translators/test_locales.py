@@ -58,6 +58,7 @@ def translated() -> list[dict]:
 
 
 @needs_shared
+@pytest.mark.slow
 def test_locale_pages_meet_the_bar(translated: list[dict]) -> None:
     """The country-site pages (keys with a ``shop``): field accuracy >= 0.90, every page answered."""
     scorer = load_scorer()

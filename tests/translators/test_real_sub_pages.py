@@ -44,6 +44,7 @@ def test_a_real_item_offers_the_sims_sub_pages_in_the_sims_order(bundled_shop: S
 
 
 @pytest.mark.parametrize("in_chromium", [False, True])
+@pytest.mark.slow
 def test_replay_opens_sub_pages_offline_and_comes_back(tmp_path: Path, in_chromium: bool, no_network,
                                                       chromium_path: str | None) -> None:
     root = assemble_amazon_bundle(tmp_path / "b")

@@ -25,6 +25,7 @@ def test_the_task_file_covers_shops_locales_and_both_starts() -> None:
     assert any(len(t.pages) > 1 and t.pages[1].card for t in tasks)  # a results card that leads to its item page
 
 
+@pytest.mark.slow
 def test_every_task_can_be_done_on_its_pages(tmp_path: Path) -> None:
     """Each task's written solution buys the target with r_success 1 (the goal is satisfiable there)."""
     for spec, bundle in build_suite(REAL_PAGES, tmp_path / "suite"):
@@ -40,6 +41,7 @@ def _suite(capsys: pytest.CaptureFixture[str], *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_cli_reports_each_task_and_the_gap(capsys: pytest.CaptureFixture[str]) -> None:
     out = _suite(capsys, "--agent", "rule", "--sim-goals", "5", "--real", str(REAL_PAGES))
     rows = out["tasks"]
