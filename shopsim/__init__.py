@@ -7,11 +7,12 @@ below never import each other through it):
     from shopsim import Agent, make_agent, register_agent, agent_names    # the agent registry
     from shopsim import translate, translate_file, register_translator    # the translator registry
 
-The code lives in four subpackages installed under this name: ``shopsim.simsite`` (the shop),
+The code lives in subpackages installed under this name: ``shopsim.simsite`` (the shop),
 ``shopsim.translators`` (page -> PageState -> text), ``shopsim.adapters`` (page sources and
-environments) and ``shopsim.agents``. This package's own modules are the contract they share, and
-import none of them: ``page`` (PageState), ``actions`` (the action grammar), ``links`` (the sim's
-URLs), ``render`` (the text renderer) and ``errors``.
+environments), ``shopsim.agents`` and the command line, ``shopsim.cli``. This package's own modules
+are the contract they share, and import none of them: ``page`` (PageState), ``actions`` (the action
+grammar), ``routes`` (the URL scheme), ``links`` (a page's links), ``text`` (shared text helpers),
+``render`` (the text renderer), ``errors``, ``progress`` and ``v8`` (ShopSimulator v8's contract).
 """
 
 from __future__ import annotations
