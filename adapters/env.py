@@ -191,8 +191,10 @@ class ShopEnv(gym.Env[Any, str]):
     def terminate(self, reason: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """End an episode for a runtime reason (shopsim-v8's ``generation_length``): the zero vector."""
         end = getattr(self.source, "terminate", None)
-        if not callable(end) or self.state is None:
-            raise SessionError("terminate() is for shopsim-v8 episodes after reset()")
+        if not callable(end):
+            raise SessionError("terminate() is for shopsim-v8 episodes: this env's pages have no runtime end")
+        if self.state is None:
+            raise ResetNeeded("terminate")
         return self._out(*end(reason))
 
     def _obs(self) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from shopsim.adapters.source_base import SourceBase, StepOut
-from shopsim.errors import ConfigError, ResetNeeded, SessionError
+from shopsim.errors import ConfigError, ResetNeeded
 from shopsim.page import PageState
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.records import public_persona
@@ -121,9 +121,7 @@ class V8Source(SourceBase):
 
     def terminate(self, reason: str) -> StepOut:
         """End the episode for a runtime reason (``generation_length``): the zero vector."""
-        if self.episode is None:
-            raise SessionError("terminate() is for shopsim-v8 episodes after reset()")
-        return self._out(*self.episode.terminate(reason))
+        return self._out(*self._playing("terminate").terminate(reason))
 
     def render_observation(self, state: PageState, mode: str) -> str:
         """The contract's own text observation (v8 has one mode, ``text``)."""

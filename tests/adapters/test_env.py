@@ -76,3 +76,32 @@ def test_rule_agent_on_all_500_test_goals(small_shop: Shop) -> None:
     assert summary.score == pytest.approx(57.1422681860623 if spacy else 52.49443434343435, abs=1e-9)
     assert summary.r_option == pytest.approx(0.038, abs=1e-12)
     print(f"\nrule agent, real small set, test goals: {summary.model_dump()}")
+
+
+def test_every_misuse_before_reset_is_one_reset_needed(bundled_shop: Shop) -> None:
+    """Stepping (or terminating) before ``reset()`` raises ResetNeeded with one message, whatever the
+    env or page source, and both of the errors callers caught before still catch it."""
+    from shopsim.adapters.sources import InProcessSource
+    from shopsim.adapters.v8_episode import V8Source
+    from shopsim.errors import ResetNeeded, SourceError
+    from shopsim.simsite.profiles import open_shop
+    from shopsim.simsite.shop import ShopConfig
+
+    v8_shop = open_shop(ShopConfig(profile="shopsim-v8"))
+    calls = [
+        ("step", lambda: ShopEnv(bundled_shop).step("search[x]")),
+        ("step", lambda: ShopEnv(v8_shop).step("search[x]")),
+        ("terminate", lambda: ShopEnv(v8_shop).terminate("generation_length")),
+        ("step", lambda: InProcessSource(bundled_shop).step("search[x]")),
+        ("step", lambda: V8Source(v8_shop).step("search[x]")),
+        ("terminate", lambda: V8Source(v8_shop).terminate("generation_length")),
+    ]
+    for method, call in calls:
+        with pytest.raises(ResetNeeded) as raised:
+            call()
+        assert str(raised.value) == f"Cannot call {method}() before reset()"
+        assert isinstance(raised.value, SessionError) and isinstance(raised.value, SourceError)
+    with pytest.raises(SessionError, match="shopsim-v8 episodes"):  # not a misuse: webshop has no runtime end
+        env = ShopEnv(bundled_shop)
+        env.reset(options={"goal": 0})
+        env.terminate("generation_length")
