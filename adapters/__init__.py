@@ -6,15 +6,39 @@ as :class:`ShopEnv`'s), ``shopsim/WebAgentTextEnv-v0`` and WebShop's own ``WebAg
 WebShop itself registered that id first. The shim's ids are made without Gymnasium's checker and
 order wrapper, so ``gym.make(...)`` returns the env itself and WebShop code keeps calling
 ``env.get_available_actions()`` and ``env.server`` on it.
+
+The names below load on first use: importing one module of this package (the WebShop shim, say)
+must not pay for the others (the browser source, the Gymnasium env and their imports).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 
-from shopsim.adapters.env import PageSource, ShopEnv
-from shopsim.adapters.webshop_env import WebAgentTextEnv
-from shopsim.adapters.webshop_server import WebShopServer
-
 __all__ = ["PageSource", "ShopEnv", "WebAgentTextEnv", "WebShopServer", "register_envs"]
+
+#: Public name -> the module it is loaded from.
+_NAMES = {
+    "PageSource": "shopsim.adapters.env",
+    "ShopEnv": "shopsim.adapters.env",
+    "WebAgentTextEnv": "shopsim.adapters.webshop_env",
+    "WebShopServer": "shopsim.adapters.webshop_server",
+}
+
+if TYPE_CHECKING:
+    from shopsim.adapters.env import PageSource, ShopEnv
+    from shopsim.adapters.webshop_env import WebAgentTextEnv
+    from shopsim.adapters.webshop_server import WebShopServer
+
+
+def __getattr__(name: str) -> Any:
+    module = _NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
 
 
 def register_envs() -> None:

@@ -16,30 +16,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from webshop_api import episode  # the same rule agent, in WebShop's API shape
+
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT.parent / "shared" / "data" / "webshop-small"
-
-
-def episode(env: Any, session: int) -> int:
-    """One rule-agent episode; returns the steps taken."""
-    env.reset(session=session)
-    goal = env.instruction_text.split("Instruction: ", 1)[-1]
-    env.step(f"search[{goal}]")
-    links = [t for t in env.get_available_actions()["clickables"]
-             if env.text_to_clickable[t].get("class") == ["product-link"]]
-    if not links:
-        return 1
-    env.step(f"click[{links[0]}]")
-    steps, chosen = 2, set()
-    for text in env.get_available_actions()["clickables"]:
-        element = env.text_to_clickable[text]
-        axis = element.get("name")
-        if element.name == "input" and axis not in chosen and f"{axis}: {element['value']}" in goal:
-            env.step(f"click[{text}]")
-            chosen.add(axis)
-            steps += 1
-    env.step("click[buy now]")
-    return steps + 1
 
 
 def rate(env: Any, sessions: range) -> float:

@@ -12,10 +12,11 @@ Tokens longer than 255 characters are split into 255-character pieces, as Lucene
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import regex
 
-__all__ = ["LONGEST_MATCH", "MAX_TOKEN_LENGTH", "standard_tokens"]
+__all__ = ["MAX_TOKEN_LENGTH", "longest_match", "standard_tokens"]
 
 MAX_TOKEN_LENGTH = 255
 
@@ -97,9 +98,18 @@ _HAN = _ex(r"\p{Script=Han}")
 _HIRAGANA = _ex(r"\p{Script=Hiragana}")
 
 _PATTERN = rf"{_WORD}|{_EMOJI}|{_SOUTH_EAST_ASIAN}+|{_HAN}|{_HIRAGANA}"
-_TOKEN = regex.compile(_PATTERN, regex.V1)
-# JFlex takes the longest match; this is the reference that the fast patterns are tested against.
-LONGEST_MATCH = regex.compile(_PATTERN, regex.V1 | regex.POSIX)
+
+
+@cache
+def _unicode_tokens() -> regex.Pattern[str]:
+    """The full grammar, compiled on the first non-ASCII text (compiling costs ~0.2 s of every import)."""
+    return regex.compile(_PATTERN, regex.V1)
+
+
+@cache
+def longest_match() -> regex.Pattern[str]:
+    """JFlex takes the longest match; this is the reference that the fast patterns are tested against."""
+    return regex.compile(_PATTERN, regex.V1 | regex.POSIX)
 
 # The same grammar restricted to ASCII, where it needs only the standard library's engine:
 # letters join across ``:``, ``.`` and ``'``; digits across ``,``, ``.``, ``;`` and ``'``;
@@ -116,7 +126,7 @@ def standard_tokens(text: str) -> list[str]:
     else:  # tokens never cross ASCII whitespace: only the words holding other characters need regex
         tokens = []
         for i, part in enumerate(_NON_ASCII_WORD.split(text)):
-            tokens.extend(_TOKEN.findall(part) if i % 2 else _ASCII_TOKEN.findall(part))
+            tokens.extend(_unicode_tokens().findall(part) if i % 2 else _ASCII_TOKEN.findall(part))
     if all(len(tok) <= MAX_TOKEN_LENGTH for tok in tokens):
         return tokens
     out: list[str] = []
