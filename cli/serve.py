@@ -93,7 +93,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     app, banner = build_app(args)
     print(banner, flush=True)
-    server = ShopServer(app, host=args.host, port=args.port, log_level="info", lifespan="auto")
+    server = ShopServer(app, host=args.host, port=args.port, log_level="info", lifespan="auto",
+                        http=args.http, loop=args.loop, access_log=args.access_log)
     server.run()
     return 130 if server.stop_signal == signal.SIGINT else 0
 
@@ -119,5 +120,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     sv.add_argument("--synthetic-goals", action="store_true",
                     help="webshop: serve synthetic goals even when the data has human-written ones (the default, "
                          "as in WebShop's app: fixed_<n> is human goal n)")
+    sv.add_argument("--access-log", action="store_true",
+                    help="print a line per request (off by default: it costs more than a JSON step's own HTTP handling)")
+    sv.add_argument("--http", default="auto", choices=["auto", "httptools", "h11"],
+                    help="uvicorn's HTTP parser (auto: httptools when installed; see docs/serving.md)")
+    sv.add_argument("--loop", default="auto", choices=["auto", "uvloop", "asyncio"],
+                    help="uvicorn's event loop (auto: uvloop when installed; see docs/serving.md)")
     shop_args(sv)
     sv.set_defaults(func=cmd_serve)

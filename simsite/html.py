@@ -36,6 +36,7 @@ from shopsim.links import (
     PageUrls,
 )
 from shopsim.page import PageState
+from shopsim.simsite.html_cards import result_cards
 from shopsim.simsite.images import option_image_url, original_url, product_image_url
 from shopsim.simsite.models import Product
 
@@ -56,6 +57,7 @@ def _env() -> Environment:
     return Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),
+        auto_reload=False,  # package files: no stat() of each template and include on every page
     )  # no trim_blocks/lstrip_blocks: Flask's defaults, so whitespace text nodes fall where WebShop's do
 
 
@@ -88,14 +90,15 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
     order = {c.arg: i for i, c in enumerate(state.clickables)}
     options = _option_rows(state, urls, order)
     tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
+    card_images = _card_images(state, catalog)
+    card_info = {c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {}
     return tpl.render(
         s=state,
         urls=urls,
         order=order,
         options=options,
         title=_title(state),
-        card_images=_card_images(state, catalog),
-        card_info={c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {},
+        cards=result_cards(state, urls, order, card_images, card_info) if state.page_type == "results" else "",
         main_image=_main_image(state, catalog),
         sub_page_names=SUB_PAGE_NAMES,
         state_json=state_json(state),

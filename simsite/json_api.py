@@ -21,6 +21,9 @@ Reading a body is where most of that promise is kept, so it lives here once:
 
 Handlers raise :class:`ClientError` from anywhere; :func:`json_error_handlers` turns it, unknown
 endpoints, wrong methods and unexpected exceptions into JSON responses.
+
+Responses are :class:`FastJSONResponse`: Starlette's compact UTF-8 JSON, encoded by orjson (a
+step's body in ~4 us instead of ~65 us; docs/serving.md has the measurements).
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypeVar
 
+import orjson
 from pydantic import BaseModel, ValidationError
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 __all__ = [
@@ -41,6 +45,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "BodyErrorCode",
     "ClientError",
+    "FastJSONResponse",
     "Handler",
     "check_content_length",
     "json_error",
@@ -74,12 +79,31 @@ M = TypeVar("M", bound=BaseModel)
 Handler = Callable[[Request, Exception], Awaitable[Response]]
 
 
+class FastJSONResponse(JSONResponse):
+    """Starlette's :class:`JSONResponse` with the same bytes, encoded by orjson at a tenth of the cost.
+
+    Both write compact JSON (no spaces), UTF-8 text unescaped, keys in insertion order and the same
+    string escapes; a client parses the same values from either. Two differences, neither reachable
+    from our bodies: orjson writes a float under 1e-4 positionally (``0.00001``, where the standard
+    library writes ``1e-05``: the same number), and a NaN as ``null`` (the standard library refuses it).
+    What orjson refuses (a non-string key, an integer past 64 bits) is encoded by the standard
+    library, as before.
+    """
+
+    def render(self, content: Any) -> bytes:
+        """``content`` as JSON bytes."""
+        try:
+            return orjson.dumps(content)
+        except TypeError:  # orjson.JSONEncodeError is a TypeError
+            return super().render(content)
+
+
 def json_error(status: int, code: str, message: str, detail: Any = None) -> JSONResponse:
     """The one error body: a message for people, a stable code for programs, ``detail`` only when set."""
     body: dict[str, Any] = {"error": message, "code": code}
     if detail is not None:
         body["detail"] = detail
-    return JSONResponse(body, status_code=status)
+    return FastJSONResponse(body, status_code=status)
 
 
 class ClientError(Exception):
@@ -120,15 +144,21 @@ def _check_media_type(request: Request) -> None:
 
 
 async def _read_limited(request: Request, max_bytes: int) -> bytes:
+    """The body, from the ASGI messages themselves (Starlette's ``stream()`` costs a generator per request)."""
     check_content_length(request, max_bytes)
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > max_bytes:  # a chunked body has no Content-Length: stop reading at the limit
             raise ClientError(413, "body_too_large", f"request bodies are limited to {max_bytes} bytes")
         chunks.append(chunk)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def _no_constant(name: str) -> Any:
@@ -156,13 +186,17 @@ def _check_strings(data: Any) -> None:
             stack.extend(item)
 
 
+#: One decoder for every body: ``json.loads`` with hooks would build a new one (and its scanner) per call.
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
 def strict_json_loads(text: str) -> Any:
     """``json.loads`` that also refuses what would fail later (see module doc); every failure is a ValueError.
 
     For JSON inside JSON too (a tool call's ``arguments`` string), which the body check cannot see into.
     """
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        data = _DECODER.decode(text)
         _check_strings(data)
     except RecursionError as exc:
         raise ValueError(str(exc)) from None

@@ -17,7 +17,8 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -30,12 +31,40 @@ from shopsim.simsite.profiles import ShopLike
 if TYPE_CHECKING:
     from shopsim.simsite.shop import Shop
 
-__all__ = ["GRACE_S", "ServerThread", "ShopServer", "serve_shop"]
+__all__ = ["GRACE_S", "ServerThread", "ShopServer", "Warmup", "serve_shop", "warming_lifespan"]
 
 #: Seconds running requests get to finish after a stop is asked for, before they are cut off.
 GRACE_S = 1.0
 
 logger = logging.getLogger("uvicorn.error")
+
+
+@dataclass(frozen=True)
+class Warmup:
+    """What a start-up warm-up did: the page types it rendered, whether it scored a purchase, its seconds."""
+
+    pages: tuple[str, ...]
+    purchased: bool
+    seconds: float
+
+
+def warming_lifespan(warm: Callable[[Any], Warmup]) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """A Starlette lifespan that runs ``warm(app.state.shop)`` at start-up and keeps its report in
+    ``app.state.warmup``.
+
+    uvicorn runs the lifespan's start-up before it binds its socket, so no request is accepted
+    until the warm-up is over: the first client is served as fast as the hundredth. Servers without
+    a lifespan (``ServerThread``'s default, for tests and eval runs) start cold, and quicker.
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        start = time.perf_counter()
+        app.state.warmup = warm(app.state.shop)
+        logger.info("Warmed up in %.2f s (reward path, templates, renderers)", time.perf_counter() - start)
+        yield
+
+    return lifespan
 
 
 class _QuietWhenCut:
@@ -137,10 +166,12 @@ class ShopServer(uvicorn.Server):
 
 class ServerThread:
     """Serve an ASGI app on 127.0.0.1 for the duration of a ``with`` block; leaving it takes at most
-    about ``grace_s`` + 1 s, whatever the clients do.
+    about ``grace_s`` + 1 s, whatever the clients do. ``lifespan="on"`` runs the app's start-up (its
+    warm-up) before the block is entered.
     """
 
-    def __init__(self, app: Any, port: int | None = None, start_timeout_s: float = 30.0, grace_s: float = GRACE_S):
+    def __init__(self, app: Any, port: int | None = None, start_timeout_s: float = 30.0, grace_s: float = GRACE_S,
+                 lifespan: str = "off"):
         if port is None:
             with socket.socket() as s:
                 s.bind(("127.0.0.1", 0))
@@ -148,7 +179,8 @@ class ServerThread:
         self.port = port
         self.base_url = f"http://127.0.0.1:{port}"
         self.start_timeout_s = start_timeout_s
-        self.server = ShopServer(app, host="127.0.0.1", port=port, log_level="warning", grace_s=grace_s)
+        self.server = ShopServer(app, host="127.0.0.1", port=port, log_level="warning", grace_s=grace_s,
+                                 lifespan=lifespan)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> ServerThread:

@@ -47,8 +47,10 @@ from shopsim.simsite import images
 from shopsim.simsite.html import render_error, render_html
 from shopsim.simsite.json_api import ClientError, Handler, check_content_length, json_error_handlers
 from shopsim.simsite.search import MAX_QUERY_CHARS
+from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.session_log import SessionLogWriter, keywords_text, served_url, session_line
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.warmup import warm_webshop
 from shopsim.simsite.web_api import API_ROUTES, base_of
 from shopsim.simsite.web_state import AppState
 
@@ -216,22 +218,24 @@ def create_app(
     viewer, ``shopsim.agents.reports.viewer.viewer_routes``, there). ``snapshot_key`` signs snapshot tokens
     (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key; see :mod:`shopsim.simsite.snapshots`).
     ``log_dir`` writes every HTML session's pages there in WebShop's ``user_session_logs`` format
-    (:mod:`shopsim.simsite.session_log`).
+    (:mod:`shopsim.simsite.session_log`). A server that runs the app's lifespan (``shopsim serve``)
+    warms it up before accepting requests (:mod:`shopsim.simsite.warmup`).
     """
     log = SessionLogWriter(log_dir) if log_dir is not None else None
     both = ["GET", "POST"]
     routes: list[BaseRoute] = [
+        *API_ROUTES,  # first: Starlette tries routes in order, and API calls are the most frequent
         Route("/", root),
         Route("/favicon.ico", favicon),
         Route("/static/img/{rest:path}", image, methods=["GET"]),  # before the /static mount, which has no img/
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
-        *API_ROUTES,
         *(Route(f"/{name}/{{rest:path}}", partial(html_page, route=name), methods=both) for name in ROUTE_NAMES),
         *extra_routes,  # before the catch-all session route, which would take /runs
         Route("/{session}", index, methods=both),
     ]
-    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS)
+    app = Starlette(routes=routes, exception_handlers=EXCEPTION_HANDLERS, lifespan=warming_lifespan(warm_webshop))
     app.state.shop = shop
+    app.state.warmup = None
     app.state.sessions = AppState(shop, session_ttl_s, max_sessions, seed, snapshot_key=snapshot_key, log=log)
     app.state.session_log = log
     return app

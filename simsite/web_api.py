@@ -3,32 +3,29 @@
 Bodies are read through :mod:`shopsim.simsite.json_api`, so every error is JSON; models and the
 OpenAPI document live in :mod:`shopsim.simsite.api_schema`. ``create_app`` in
 :mod:`shopsim.simsite.web` mounts :data:`API_ROUTES`.
+
+Response bodies are built as plain dicts from the session's own (already validated) state, in the
+field order of their models (``StepResponse``, ...), and encoded once: validating them again as
+models and dumping those cost more than the HTTP handling of a step. tests/simsite/test_web.py
+checks that every body is what its model would have written, byte for byte.
 """
 
 from __future__ import annotations
 
 import uuid
+from functools import cache
+from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from shopsim.errors import ConfigError
+from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
-from shopsim.simsite.api_schema import (
-    DOCS_HTML,
-    CreateSession,
-    RestoreRequest,
-    SessionCreated,
-    SessionObservation,
-    SessionRestored,
-    SnapshotCreated,
-    StepRequest,
-    StepResponse,
-    openapi_spec,
-)
-from shopsim.simsite.json_api import ClientError, read_json_body
-from shopsim.simsite.session import ShopSession
+from shopsim.simsite.api_schema import DOCS_HTML, CreateSession, RestoreRequest, StepRequest, openapi_spec
+from shopsim.simsite.json_api import ClientError, FastJSONResponse, read_json_body
+from shopsim.simsite.session import ShopSession, StepResult
 from shopsim.simsite.snapshots import SnapshotError
 from shopsim.simsite.web_state import AppState, Lease
 
@@ -47,6 +44,27 @@ def base_of(request: Request) -> str:
 def _obs(lease: Lease) -> str:
     s = lease.session.state
     return render_rich(s) if lease.mode == "text_rich" else render_simple(s)
+
+
+def _page(lease: Lease, s: PageState) -> dict[str, Any]:
+    """The fields every session body shares: the observation, the valid actions and the page state."""
+    return {"observation": _obs(lease), "valid_actions": s.valid_actions(), "page_state": s.model_dump(mode="json")}
+
+
+def step_body(lease: Lease, r: StepResult) -> dict[str, Any]:
+    """``StepResponse``'s body for one step's result."""
+    s = r.state
+    page = _page(lease, s)
+    return {"observation": page["observation"], "reward": float(r.reward), "done": r.done, "truncated": r.truncated,
+            "valid_actions": page["valid_actions"], "feedback": s.feedback.model_dump(),
+            "page_state": page["page_state"], "reward_info": s.reward_info}
+
+
+def observation_body(sid: str, lease: Lease) -> dict[str, Any]:
+    """``SessionObservation``'s body: the current page, without stepping."""
+    page = _page(lease, lease.session.state)
+    return {"session_id": sid, "observation": page["observation"], "valid_actions": page["valid_actions"],
+            "done": lease.session.done, "page_state": page["page_state"]}
 
 
 def _open_session(st: AppState, body: CreateSession, sid: str, base: str) -> tuple[ShopSession, int]:
@@ -78,20 +96,13 @@ async def api_create(request: Request) -> Response:
     session, index = _open_session(st, body, sid, base_of(request))
     lease = Lease(session, body.mode)
     st.leases[sid] = lease
-    out = SessionCreated(session_id=sid, goal_index=index, observation=_obs(lease),
-                         valid_actions=session.state.valid_actions(), page_state=session.state.model_dump(mode="json"))
-    return JSONResponse(out.model_dump(), status_code=201)
+    return FastJSONResponse({"session_id": sid, "goal_index": index, **_page(lease, session.state)}, status_code=201)
 
 
 async def api_step(request: Request) -> Response:
     lease = _state(request).lease(request.path_params["sid"])
     body = await read_json_body(request, StepRequest)
-    r = lease.session.step(body.action)
-    s = r.state
-    out = StepResponse(observation=_obs(lease), reward=r.reward, done=r.done, truncated=r.truncated,
-                       valid_actions=s.valid_actions(), feedback=s.feedback.model_dump(),
-                       page_state=s.model_dump(mode="json"), reward_info=s.reward_info)
-    return JSONResponse(out.model_dump())
+    return FastJSONResponse(step_body(lease, lease.session.step(body.action)))
 
 
 async def api_snapshot(request: Request) -> Response:
@@ -101,7 +112,7 @@ async def api_snapshot(request: Request) -> Response:
         token = lease.session.snapshot(key=st.snapshot_key)
     except SnapshotError as exc:  # a state too large for a token
         raise ClientError(409, "snapshot_too_large", str(exc)) from None
-    return JSONResponse(SnapshotCreated(snapshot=token).model_dump())
+    return FastJSONResponse({"snapshot": token})
 
 
 async def api_restore(request: Request) -> Response:
@@ -110,23 +121,16 @@ async def api_restore(request: Request) -> Response:
     lease = st.lease(sid)
     body = await read_json_body(request, RestoreRequest)
     try:
-        s = lease.session.restore(body.snapshot, key=st.snapshot_key)
+        lease.session.restore(body.snapshot, key=st.snapshot_key)
     except SnapshotError as exc:
         raise ClientError(400, "invalid_snapshot", str(exc)) from None
     assert lease.session.goal_index is not None  # restore sets it from the token
-    out = SessionRestored(session_id=sid, goal_index=lease.session.goal_index, observation=_obs(lease),
-                          valid_actions=s.valid_actions(), done=lease.session.done,
-                          page_state=s.model_dump(mode="json"))
-    return JSONResponse(out.model_dump())
+    return FastJSONResponse({**observation_body(sid, lease), "goal_index": lease.session.goal_index})
 
 
 async def api_get(request: Request) -> Response:
     sid = request.path_params["sid"]
-    lease = _state(request).lease(sid)
-    s = lease.session.state
-    out = SessionObservation(session_id=sid, observation=_obs(lease), valid_actions=s.valid_actions(),
-                             done=lease.session.done, page_state=s.model_dump(mode="json"))
-    return JSONResponse(out.model_dump())
+    return FastJSONResponse(observation_body(sid, _state(request).lease(sid)))
 
 
 async def api_delete(request: Request) -> Response:
@@ -137,8 +141,14 @@ async def api_delete(request: Request) -> Response:
     return Response(status_code=204)
 
 
+@cache
+def _openapi_bytes() -> bytes:
+    """The document never changes while the server runs: built and encoded once."""
+    return bytes(FastJSONResponse(openapi_spec()).body)
+
+
 async def api_openapi(request: Request) -> Response:
-    return JSONResponse(openapi_spec())
+    return Response(_openapi_bytes(), media_type="application/json")
 
 
 async def api_docs(request: Request) -> Response:
@@ -147,7 +157,7 @@ async def api_docs(request: Request) -> Response:
 
 async def api_health(request: Request) -> Response:
     st = _state(request)
-    return JSONResponse({"ok": True, "products": len(st.shop.products), "goals": len(st.shop.goals),
+    return FastJSONResponse({"ok": True, "products": len(st.shop.products), "goals": len(st.shop.goals),
                          "open_sessions": len(st.leases)})
 
 

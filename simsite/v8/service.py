@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from shopsim.errors import ActionError, ConfigError, SessionError
@@ -33,17 +33,20 @@ from shopsim.simsite.json_api import (
     MAX_ACTION_CHARS,
     MAX_BODY_BYTES,
     ClientError,
+    FastJSONResponse,
     json_error,
     json_error_handlers,
     read_json_body,
     strict_json_loads,
 )
+from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
+from shopsim.simsite.v8.warmup import warm_v8
 from shopsim.v8.tool_calls import canonical_action
 
 __all__ = ["V8_ROUTES", "V8Reset", "V8Restore", "V8State", "V8StepRequest", "V8Terminate", "create_v8_app"]
@@ -252,7 +255,7 @@ async def create(request: Request) -> Response:
     }
     if body.include_private:
         out["private_task_instruction"] = task.instruction
-    return JSONResponse(out, status_code=201)
+    return FastJSONResponse(out, status_code=201)
 
 
 async def step(request: Request) -> Response:
@@ -268,7 +271,7 @@ async def step(request: Request) -> Response:
         result = lease.session.step(action)
     except SessionError as exc:
         return json_error(409, "episode_over", str(exc))
-    return JSONResponse(_step_body(lease, result))
+    return FastJSONResponse(_step_body(lease, result))
 
 
 async def terminate(request: Request) -> Response:
@@ -278,7 +281,7 @@ async def terminate(request: Request) -> Response:
         result = lease.session.terminate(body.reason)
     except SessionError as exc:
         return json_error(409, "episode_over", str(exc))
-    return JSONResponse(_step_body(lease, result))
+    return FastJSONResponse(_step_body(lease, result))
 
 
 async def snapshot(request: Request) -> Response:
@@ -289,7 +292,7 @@ async def snapshot(request: Request) -> Response:
         token = lease.session.snapshot(task_mode=lease.task_mode, key=st.snapshot_key)
     except SnapshotError as exc:  # a state too large for a token
         raise ClientError(409, "snapshot_too_large", str(exc)) from None
-    return JSONResponse({"snapshot": token})
+    return FastJSONResponse({"snapshot": token})
 
 
 async def restore(request: Request) -> Response:
@@ -298,11 +301,11 @@ async def restore(request: Request) -> Response:
     body: V8Restore = await read_json_body(request, V8Restore)
     await st.fingerprint()
     lease.session, lease.task_mode = st.from_token(body.snapshot)  # the lease keeps its slot
-    return JSONResponse(_step_body(lease))
+    return FastJSONResponse(_step_body(lease))
 
 
 async def get(request: Request) -> Response:
-    return JSONResponse(_step_body(_state(request).lease_of(request)))
+    return FastJSONResponse(_step_body(_state(request).lease_of(request)))
 
 
 async def release(request: Request) -> Response:
@@ -316,19 +319,19 @@ async def release(request: Request) -> Response:
 async def health(request: Request) -> Response:
     st = _state(request)
     pool = st.pool
-    return JSONResponse({"ok": True, "profile": "shopsim-v8", "products": len(st.shop.products),
+    return FastJSONResponse({"ok": True, "profile": "shopsim-v8", "products": len(st.shop.products),
                          "tasks": len(st.shop.goals), "slots": pool.size, "slots_in_use": pool.in_use,
                          "waiting": pool.waiting, "environment_version": ENVIRONMENT["environment_version"]})
 
 
 async def environment(request: Request) -> Response:
-    return JSONResponse(ENVIRONMENT)
+    return FastJSONResponse(ENVIRONMENT)
 
 
 async def openapi(request: Request) -> Response:
     from shopsim.simsite.v8.openapi import v8_openapi_spec
 
-    return JSONResponse(v8_openapi_spec())
+    return FastJSONResponse(v8_openapi_spec())
 
 
 async def root(request: Request) -> Response:
@@ -355,13 +358,16 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
     """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
+    A server that runs the app's lifespan (``shopsim serve``) plays one throwaway episode before it
+    accepts requests (:mod:`shopsim.simsite.v8.warmup`).
     """
     from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
 
     st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
                  snapshot_key=snapshot_key)
     routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *extra_routes]
-    app = Starlette(routes=routes, exception_handlers=json_error_handlers())
+    app = Starlette(routes=routes, exception_handlers=json_error_handlers(), lifespan=warming_lifespan(warm_v8))
+    app.state.warmup = None
     app.state.v8 = st
     app.state.debug_page = debug_page(shop)
     app.state.shop = shop

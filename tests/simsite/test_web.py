@@ -141,3 +141,43 @@ def test_api_leases_expire_and_cap(bundled_shop):
         assert r.status_code == 410 and "expired" in r.json()["error"]
         assert c.post("/api/sessions", json={"goal": 3}).status_code == 201  # expired ones free their slots
         assert c.get("/api/sessions/unknown").status_code == 404
+
+
+def _as_model_wrote_it(model: type, content: bytes) -> bytes:
+    """The body the model would send: validated as ``model``, dumped, encoded by Starlette's stdlib JSONResponse."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse(model.model_validate(json.loads(content)).model_dump()).body
+
+
+def test_api_bodies_are_byte_for_byte_what_their_models_write(client, bundled_shop):
+    """The API builds bodies from trusted session state and encodes them with orjson; every one is the
+    same bytes its response model (and Starlette's standard-library encoder) would have written, a
+    purchase with its reward included, in both observation modes."""
+    from shopsim.simsite.api_schema import (
+        SessionCreated,
+        SessionObservation,
+        SessionRestored,
+        SnapshotCreated,
+        StepResponse,
+    )
+
+    for goal, mode in ((3, "text"), (11, "text_rich")):
+        r = client.post("/api/sessions", json={"goal": goal, "mode": mode})
+        assert r.content == _as_model_wrote_it(SessionCreated, r.content)
+        sid, words = r.json()["session_id"], r.json()["page_state"]["instruction"].lower().split()[:4]
+        steps = [client.post(f"/api/sessions/{sid}/step", json={"action": f"search[{' '.join(words)}]"})]
+        asin = steps[0].json()["page_state"]["results"][0]["id"].lower()
+        token = client.post(f"/api/sessions/{sid}/snapshot")
+        assert token.content == _as_model_wrote_it(SnapshotCreated, token.content)
+        for action in ("next >", "< prev", asin, "features", "< prev", "no such button", "buy now"):
+            steps.append(client.post(f"/api/sessions/{sid}/step", json={"action": f"click[{action}]"}))
+        assert steps[-1].json()["done"] and steps[-1].json()["reward_info"] is not None
+        assert [s.json()["feedback"]["code"] for s in steps].count("not_available") == 1
+        for s in steps:
+            assert s.status_code == 200 and s.content == _as_model_wrote_it(StepResponse, s.content)
+        got = client.get(f"/api/sessions/{sid}")
+        assert got.content == _as_model_wrote_it(SessionObservation, got.content)
+        back = client.post(f"/api/sessions/{sid}/restore", json={"snapshot": token.json()["snapshot"]})
+        assert back.content == _as_model_wrote_it(SessionRestored, back.content)
+        assert back.json()["page_state"]["page_type"] == "results" and not back.json()["done"]

@@ -48,7 +48,7 @@ def test_dev_kit_checker_passes_against_shopsim_serve(tmp_path):
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # a hang guard: load, index and the start-up warm-up, on busy cores
         while True:
             try:
                 if httpx.get(f"{base}/api/health", timeout=2).status_code == 200:
