@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import string
 import types
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,6 +97,59 @@ def _element(c: Clickable, state: PageState) -> WebShopClickable:
         return WebShopClickable("input", types.MappingProxyType(attrs), "", c)
     tag, attrs = _ATTRS[c.kind]
     return WebShopClickable(tag, types.MappingProxyType(attrs), c.text, c)
+
+
+#: Products whose item-page elements an env keeps between pages (options clicked, sub pages, episodes).
+_KNOWN_PRODUCTS = 256
+
+
+@dataclass(eq=False)
+class _PageMemo:
+    """What the env derives from one page, built once: ``step`` and the agent's own
+    ``get_available_actions`` share its elements, ``observation`` and ``state`` its renderings.
+    Keyed by the page object's identity (a frozen PageState the memo holds, so never another page's).
+    """
+
+    state: PageState
+    elements: dict[str, WebShopClickable] | None = None
+    observations: dict[str, str] = field(default_factory=dict)
+
+
+class _KnownElements:
+    """Elements of item pages already seen, per product, reused while that product's pages show.
+
+    The shop hands every page of a product the same Clickable objects (``simsite/page_cache.py``),
+    and an element depends only on its Clickable and, for an option radio, on the product's option
+    values; so an element is reused for the identical Clickable on a page of the same product with
+    equal options (checked once per page). Each element holds its Clickable, so an ``id`` here never
+    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products, least recently shown out.
+    """
+
+    def __init__(self) -> None:
+        self._products: OrderedDict[str, tuple[dict[str, list[str]], dict[int, WebShopClickable]]] = OrderedDict()
+
+    def elements(self, state: PageState) -> dict[str, WebShopClickable]:
+        """``text_to_clickable`` for ``state``: arg -> element, in the page's order."""
+        known = self._for(state)
+        out: dict[str, WebShopClickable] = {}
+        for c in state.clickables:
+            element = known.get(id(c))
+            if element is None or element.clickable is not c:
+                element = known[id(c)] = _element(c, state)
+            out[c.arg] = element
+        return out
+
+    def _for(self, state: PageState) -> dict[int, WebShopClickable]:
+        product = state.product
+        if product is None:  # results and search pages: their clickables are the page's own
+            return {}
+        entry = self._products.get(product.id)
+        if entry is None or entry[0] != product.options or len(entry[1]) > 4 * len(state.clickables) + 64:
+            entry = self._products[product.id] = ({a: list(v) for a, v in product.options.items()}, {})
+            if len(self._products) > _KNOWN_PRODUCTS:
+                self._products.popitem(last=False)
+        self._products.move_to_end(product.id)
+        return entry[1]
 
 
 def data_location(file_path: str | Path | None, options: Mapping[str, Any]) -> tuple[Path | None, Path | None]:
@@ -190,6 +244,8 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.num_prev_actions = int(kwargs.get("num_prev_actions", 0))
         self._rng = random.Random(int(kwargs.get("seed", 0)))
         self._session: ShopSession | None = None
+        self._memo: _PageMemo | None = None
+        self._known = _KnownElements()
         self.text_to_clickable: dict[str, WebShopClickable] | None = None
         self.instruction_text = ""
         self.prev_obs: list[str] = []
@@ -205,25 +261,43 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
             raise ResetNeeded("step")
         return self._session.state
 
+    def _page_memo(self) -> _PageMemo:
+        state = self._page()
+        if self._memo is None or self._memo.state is not state:
+            self._memo = _PageMemo(state)
+        return self._memo
+
+    def _rendered(self, mode: str) -> str:
+        """The current page in a text or html mode, rendered once per page."""
+        memo = self._page_memo()
+        text = memo.observations.get(mode)
+        if text is None:
+            text = memo.observations[mode] = _observation(memo.state, mode)
+        return text
+
     # ---- WebShop's API ------------------------------------------------------------------------
     @property
     def state(self) -> dict[str, Any]:
         """WebShop's state dict: url, html and the instruction text."""
-        s = self._page()
-        return {"url": s.url, "html": _observation(s, "html"), "instruction_text": self.instruction_text}
+        return {"url": self._page().url, "html": self._rendered("html"), "instruction_text": self.instruction_text}
 
     @property
     def observation(self) -> Any:
         """The current page in ``observation_mode`` (image: :meth:`get_image`'s features)."""
         if self.observation_mode == "image":
             return self.get_image()
-        return _observation(self._page(), self.observation_mode)
+        return self._rendered(self.observation_mode)
 
     def get_available_actions(self) -> dict[str, Any]:
-        """``{has_search_bar, clickables}``; fills ``text_to_clickable`` (lower-cased text -> element)."""
-        state = self._page()
-        self.text_to_clickable = {c.arg: _element(c, state) for c in state.clickables}
-        return {"has_search_bar": state.has_search_bar, "clickables": list(self.text_to_clickable)}
+        """``{has_search_bar, clickables}``; fills ``text_to_clickable`` (lower-cased text -> element).
+
+        The elements are built once per page; each call hands out a fresh dict of them, as WebShop does.
+        """
+        memo = self._page_memo()
+        if memo.elements is None:
+            memo.elements = self._known.elements(memo.state)
+        self.text_to_clickable = dict(memo.elements)
+        return {"has_search_bar": memo.state.has_search_bar, "clickables": list(memo.elements)}
 
     def get_instruction_text(self) -> str:
         """The ``#instruction-text h4`` text of the current page, as BeautifulSoup's ``.text`` reads it.

@@ -7,7 +7,7 @@ every site and every adapter yields the same format.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,6 +27,7 @@ __all__ = [
     "Site",
     "SubPage",
     "css_string",
+    "trusted",
 ]
 
 PageType = Literal["search", "results", "item", "item_detail", "done", "blocked", "unknown"]
@@ -197,3 +198,55 @@ class Navigation(_Frozen):
     axis: str | None = None
     value: str | None = None
     feedback: Feedback = Feedback()
+
+
+# ---- trusted construction ---------------------------------------------------------------------------
+M = TypeVar("M", bound=BaseModel)
+
+
+class _Plan:
+    """What :func:`trusted` needs of a model class, worked out once: its fields and their defaults."""
+
+    def __init__(self, cls: type[BaseModel]):
+        if cls.__pydantic_post_init__ or cls.__private_attributes__ or cls.__pydantic_root_model__ \
+                or cls.model_config.get("extra") == "allow" or any(f.alias for f in cls.model_fields.values()):
+            raise TypeError(f"trusted() builds plain field models only, not {cls.__name__}")
+        #: Every field with its default, in field order (a factory's field is filled per instance).
+        self.template = {name: info.default for name, info in cls.model_fields.items()}
+        self.factories = tuple((name, info.default_factory) for name, info in cls.model_fields.items()
+                               if info.default_factory is not None)
+
+
+_PLANS: dict[type[BaseModel], _Plan] = {}
+
+
+def trusted(cls: type[M], /, **values: Any) -> M:
+    """A model from values that already are what validation would make of them, without validating.
+
+    For the shop's own pages, built every step from data validated once (the catalog, the goal,
+    the session's own strings). The result is what ``cls(**values)`` returns for such values:
+    ``==``, the same ``model_fields_set``, the same field order, defaults filled as validation fills
+    them (shared immutable defaults, a fresh container from each ``default_factory``). The caller
+    guarantees the types (floats not ints, lists not tuples, valid literals, no unknown or missing
+    fields) and passes fresh containers, since validation would copy them: nothing checks here, so
+    ``tests/simsite/test_trusted_pages.py`` re-validates every model of real episodes' pages.
+    ``model_construct`` is the library's way, but it walks aliases in Python and costs more than
+    validating these small models; this does only what plain field models need (checked per class).
+    """
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _Plan(cls)
+    data = plan.template.copy()
+    data.update(values)
+    for name, factory in plan.factories:
+        if name not in values:
+            data[name] = factory()  # type: ignore[call-arg]
+    obj = cls.__new__(cls)
+    _setattr(obj, "__dict__", data)
+    _setattr(obj, "__pydantic_fields_set__", set(values))
+    _setattr(obj, "__pydantic_extra__", None)
+    _setattr(obj, "__pydantic_private__", None)
+    return obj
+
+
+_setattr = object.__setattr__  # how pydantic itself sets a frozen model's slots

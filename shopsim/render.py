@@ -9,6 +9,8 @@ modes from :func:`shopsim.adapters.env.observation`.
 from __future__ import annotations
 
 import json
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, Literal
 
 from shopsim.page import PageState, Price
@@ -72,10 +74,14 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
         elif s.sub_page == "Attributes":
             segs += [("text", a) for a in p.attributes]
         return segs
-    clicked = {(c.axis, c.text) for c in s.clickables if c.kind == "option" and c.clicked}
+    clicked: dict[str | None, set[str]] = {}
+    for c in s.clickables:
+        if c.clicked and c.kind == "option":
+            clicked.setdefault(c.axis, set()).add(c.text)
     for axis, values in p.options.items():
         segs.append(("text", axis))
-        segs += [("clicked_option" if (axis, v) in clicked else "option", v) for v in values]
+        hits = clicked.get(axis)
+        segs += [("clicked_option" if v in hits else "option", v) for v in values] if hits else zip(repeat("option"), values)
     segs += [("text", p.title), ("text", f"Price: {p.price_text or format_price(p.price)}"),
              ("text", f"Rating: {p.rating_text}")]
     segs += [("button", c.text) for c in s.clickables if c.kind in ("sub_page", "buy")]
@@ -102,7 +108,7 @@ def _htmlsafe_json(value: object) -> str:
 
 def render_simple(state: PageState) -> str:
     """WebShop's simple mode: visible texts, stripped, joined by ' [SEP] '."""
-    return SEP.join(t.strip() for _, t in _segments(state) if t.strip())
+    return SEP.join(filter(None, map(str.strip, map(itemgetter(1), _segments(state)))))
 
 
 def render_rich(state: PageState) -> str:

@@ -36,12 +36,14 @@ __all__ = [
     "index_url",
     "item_path",
     "item_url",
+    "item_url_parts",
     "parse_keywords",
     "parse_options",
     "parse_route",
     "raw_segments",
     "results_path",
     "results_url",
+    "results_url_parts",
     "split_state_url",
     "sub_page_path",
     "sub_page_url",
@@ -70,7 +72,7 @@ def _raw(kind: Kind, value: Any) -> str:
     if kind == "keywords":
         return "+".join(value)
     if kind == "json":
-        return json.dumps(value)
+        return json.dumps(value) if value else "{}"  # no options is the common case; same text
     return f"{value}"
 
 
@@ -100,6 +102,18 @@ class Route:
         spell = _encoded if encoded else _raw
         segs = [spell(kind, fields[field]) for field, kind in self.segments]
         return "/" + "/".join([self.name, *segs] if self.name else segs)
+
+    def build_around(self, hole: str, fields: dict[str, Any]) -> tuple[str, str]:
+        """``(head, tail)`` of the raw path around the field ``hole`` (a text or page segment, spelled
+        ``f"{value}"``): ``head + f"{value}" + tail`` is ``build({**fields, hole: value}, encoded=False)``.
+        """
+        kinds = dict(self.segments)
+        if kinds.get(hole) not in ("text", "page"):
+            raise ValueError(f"{hole!r} is not a text or page segment of the {self.name or 'index'} route")
+        parts = [self.name] if self.name else []
+        at = len(parts) + [f for f, _ in self.segments].index(hole)
+        parts += ["" if f == hole else _raw(kind, fields[f]) for f, kind in self.segments]
+        return "/" + "/".join([*parts[:at], ""]), "".join("/" + p for p in parts[at + 1:])
 
 
 # ---- reading --------------------------------------------------------------------------------------
@@ -314,6 +328,27 @@ def item_url(base: str, session: str, asin: str, keywords: list[str], page: int,
     """An item page, raw; options as JSON (``json.dumps``)."""
     fields = {"session": session, "asin": asin, "keywords": keywords, "page": page, "options": options}
     return base + ROUTES["item_page"].build(fields, encoded=False)
+
+
+def results_url_parts(base: str, session: str, keywords: list[str]) -> tuple[str, str]:
+    """``(head, tail)`` such that ``head + str(page) + tail == results_url(base, session, keywords, page)``.
+
+    A results page links itself and its neighbours, which differ only in the page number.
+    """
+    head, tail = ROUTES["search_results"].build_around("page", {"session": session, "keywords": keywords})
+    return base + head, tail
+
+
+def item_url_parts(
+    base: str, session: str, keywords: list[str], page: int, options: dict[str, str]
+) -> tuple[str, str]:
+    """``(head, tail)`` such that ``head + asin + tail == item_url(base, session, asin, keywords, page, options)``.
+
+    A results page links ten items whose URLs differ only in the ASIN: the rest is spelled once.
+    """
+    fields = {"session": session, "keywords": keywords, "page": page, "options": options}
+    head, tail = ROUTES["item_page"].build_around("asin", fields)
+    return base + head, tail
 
 
 def sub_page_url(

@@ -10,50 +10,25 @@ an invalid action leaves the page unchanged and says why (``feedback``); a stric
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypedDict, cast
+from typing import Literal, cast
 
 from shopsim import routes
 from shopsim.actions import parse_action
-from shopsim.page import (
-    Clickable,
-    Feedback,
-    FeedbackCode,
-    PageState,
-    ProductView,
-    Purchase,
-    ResultCard,
-    Review,
-    SubPage,
-    css_string,
-)
-from shopsim.routes import SUB_PAGES
+from shopsim.page import Feedback, FeedbackCode, PageState, SubPage
+from shopsim.simsite import session_pages as pages
 from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.page_cache import shop_parts
 from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
+from shopsim.simsite.session_pages import Common
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.snapshots import SnapshotError, WebShopSessionState, check_webshop_state, decode, encode
 
-__all__ = ["PRODUCT_WINDOW", "ShopSession", "StepResult", "option_shown_clicked"]
+__all__ = ["PRODUCT_WINDOW", "ShopSession", "StepResult"]
 
 PRODUCT_WINDOW = 10
+_OK = Feedback()  # frozen, so every page of every session may share it
 PageName = Literal["index", "search_results", "item_page", "item_sub_page", "done"]
-
-
-class _Common(TypedDict):
-    """The PageState fields every page of a session shares."""
-
-    site: Literal["simsite"]
-    instruction: str
-    feedback: Feedback
-
-
-def option_shown_clicked(value: str, url: str | None) -> bool:
-    """WebShop's rich mode marks an option clicked when ``"value"`` occurs in the URL.
-
-    The URL holds the options as JSON, so values with quotes or non-ASCII characters never show
-    as clicked. Reproduced for byte-compatible observations; ``ProductView.selected`` is the truth.
-    """
-    return url is not None and f'"{value}"' in url
 
 
 @dataclass(frozen=True)
@@ -101,7 +76,7 @@ class ShopSession:
         self.visited: list[str] = []
         self._nav = _Nav()
         self._results_cache: tuple[str, list[str]] | None = None
-        self.state = self._render(Feedback())
+        self.state = self._render(_OK)
 
     # ---- actions -------------------------------------------------------------------------------
     def step(self, action: str) -> StepResult:
@@ -210,7 +185,7 @@ class ShopSession:
         return product is not None and sum(arg in vals for vals in product.options.values()) > 1
 
     def _moved(self) -> StepResult:
-        self.state = self._render(Feedback())
+        self.state = self._render(_OK)
         return StepResult(self.state, 0.0, False, False)
 
     def _purchase(self, product: Product) -> StepResult:
@@ -218,7 +193,7 @@ class ShopSession:
         self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns)
         self._nav = _Nav("done", self._nav.keywords, self._nav.page_num, product.asin, self._nav.options)
         self.done = True
-        self.state = self._render(Feedback())
+        self.state = self._render(_OK)
         return StepResult(self.state, self.breakdown.reward, True, False, self.breakdown)
 
     # ---- snapshots ------------------------------------------------------------------------------
@@ -290,112 +265,23 @@ class ShopSession:
         return self._results_cache[1]
 
     def _render(self, feedback: Feedback) -> PageState:
-        nav, sid, base = self._nav, self.session_id, self.base_url
-        common: _Common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
+        nav, sid, base, shop = self._nav, self.session_id, self.base_url, self.shop
+        common: Common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
         if nav.page == "index":
-            return PageState(
-                page_type="search",
-                url=routes.index_url(base, sid),
-                has_search_bar=True,
-                clickables=[Clickable(arg="search", text="Search", kind="search", selector="#search_input")],
-                **common,
-            )
+            return pages.index_page(base, sid, common)
         keywords, page = nav.keywords or [], nav.page_num or 1
-        query = " ".join(keywords)
+        cache, products, strict, show_attrs = shop_parts(shop), shop.products, self.strict, shop.show_attrs
         if nav.page == "search_results":
-            return self._results_state(keywords, page, common)
-        product = self.shop.products[nav.asin or ""]
+            asins = self._search(keywords)
+            window = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]
+            shown = [cache.get(products, asin, strict, show_attrs) for asin in window]
+            return pages.results_page(base, sid, keywords, page, asins, shown, self.visited, common)
+        asin = nav.asin or ""
         if nav.page == "done":
             assert self.breakdown is not None
-            return PageState(
-                page_type="done",
-                url=routes.done_url(base, sid, product.asin, nav.options),
-                query=query,
-                keywords=keywords,
-                purchase=Purchase(id=product.asin, options=dict(nav.options), price=self.shop.prices[product.asin]),
-                reward=self.breakdown.reward,
-                reward_info=self.breakdown.model_dump(),
-                **common,
-            )
-        back = [
-            Clickable(arg="back to search", text="Back to Search", kind="back_to_search", selector="[data-action='back-to-search']"),
-            Clickable(arg="< prev", text="< Prev", kind="prev", selector="[data-action='prev']"),
-        ]
-        view = self._product_view(product, nav.options)
+            return pages.done_page(base, sid, keywords, asin, nav.options, float(shop.prices[asin]), self.breakdown,
+                                   common)
+        parts = cache.get(products, asin, strict, show_attrs)
         if nav.page == "item_sub_page":
-            return PageState(
-                page_type="item_detail",
-                url=routes.sub_page_url(base, sid, product.asin, keywords, page, nav.sub_page or "", nav.options),
-                query=query, keywords=keywords, page_num=page, product=view,
-                sub_page=nav.sub_page,
-                clickables=back, **common,
-            )
-        url = routes.item_url(base, sid, product.asin, keywords, page, nav.options)
-        return PageState(
-            page_type="item", url=url, query=query, keywords=keywords, page_num=page, product=view,
-            clickables=back + self._item_clickables(product, url), **common,
-        )
-
-    def _results_state(self, keywords: list[str], page: int, common: _Common) -> PageState:
-        base, sid = self.base_url, self.session_id
-        asins = self._search(keywords)
-        shown = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]
-        clicks = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search", selector="[data-action='back-to-search']")]
-        if page > 1:
-            clicks.append(Clickable(arg="< prev", text="< Prev", kind="prev", selector="[data-action='prev']",
-                                    url=routes.results_url(base, sid, keywords, page - 1)))
-        next_url = routes.results_url(base, sid, keywords, page + 1)
-        clicks.append(Clickable(arg="next >", text="Next >", kind="next", selector="[data-action='next']", url=next_url))
-        cards = []
-        for asin in shown:
-            p = self.shop.products[asin]
-            link = routes.item_url(base, sid, asin, keywords, page, {})
-            cards.append(ResultCard(id=asin, title=p.title, price=_price(p), price_text=p.price_text, url=link))
-            clicks.append(Clickable(arg=asin.lower(), text=asin, kind="product", url=link,
-                                    selector=f"a.product-link[data-asin='{asin}']", clicked=asin in self.visited))
-        return PageState(
-            page_type="results", url=routes.results_url(base, sid, keywords, page), query=" ".join(keywords),
-            keywords=keywords, page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
-            prev_page_url=routes.results_url(base, sid, keywords, page - 1) if page > 1 else None,
-            clickables=clicks, visited_ids=list(self.visited), **common,
-        )
-
-    def _item_clickables(self, product: Product, url: str) -> list[Clickable]:
-        out = [Clickable(arg=s.lower(), text=s, kind="sub_page", selector=f"[data-action='sub-page'][data-sub-page='{s}']")
-               for s in SUB_PAGES if s != "Attributes" or self.shop.show_attrs]
-        out.append(Clickable(arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
-        # WebShop keys option values in a dict: a repeated value keeps its first position and the
-        # last axis wins (strict mode instead qualifies repeated values by axis).
-        counts: dict[str, int] = {}
-        for values in product.options.values():
-            for v in values:
-                counts[v] = counts.get(v, 0) + 1
-        keyed: dict[str, Clickable] = {c.arg: c for c in out}
-        for axis, values in product.options.items():
-            for v in values:
-                arg = f"{axis}: {v}" if self.strict and counts[v] > 1 else v
-                keyed[arg] = Clickable(arg=arg, text=v, kind="option", axis=axis, clicked=option_shown_clicked(v, url),
-                                       selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(v)}]")
-        return list(keyed.values())
-
-    def _product_view(self, p: Product, options: dict[str, str]) -> ProductView:
-        return ProductView(
-            id=p.asin, title=p.title, price=_price(p), price_text=p.price_text,
-            rating=_float_or_none(p.rating), rating_text=p.rating, options=p.options,
-            selected={axis: options.get(axis) for axis in p.options}, bullet_points=p.bullet_points,
-            description=p.description, category_path=p.category_path, images=p.images,
-            reviews=[Review(title=r.title, score=r.score, body=r.body) for r in p.reviews],
-            attributes=p.attributes if self.shop.show_attrs else [],
-        )
-
-
-def _price(p: Product) -> float | tuple[float, float]:
-    return p.pricing[0] if len(p.pricing) == 1 else (p.pricing[0], p.pricing[1])
-
-
-def _float_or_none(text: str) -> float | None:
-    try:
-        return float(text)
-    except ValueError:
-        return None
-
+            return pages.sub_page(base, sid, keywords, page, parts, nav.options, nav.sub_page, show_attrs, common)
+        return pages.item_page(base, sid, keywords, page, parts, nav.options, show_attrs, common)

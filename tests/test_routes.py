@@ -14,10 +14,12 @@ from shopsim.routes import (
     index_url,
     item_path,
     item_url,
+    item_url_parts,
     parse_route,
     raw_segments,
     results_path,
     results_url,
+    results_url_parts,
     split_state_url,
     sub_page_path,
     sub_page_url,
@@ -86,3 +88,17 @@ def test_the_table_names_each_route_once() -> None:
 def test_bad_urls_say_why(route: str, segs: list[str], says: str) -> None:
     with pytest.raises(BadRequest, match=says):
         parse_route(route, segs)
+
+
+@pytest.mark.parametrize("keywords", [["red", "mug"], ["a/b", "%", '"q"', "x#y"], [""], []])
+@pytest.mark.parametrize("options", [{}, OPTS, {"size": 'l "x"'}])
+def test_url_parts_spell_the_urls_they_stand_for(keywords: list[str], options: dict[str, str]) -> None:
+    """A results page builds its links from parts spelled once; they must give the routes' own URLs."""
+    head, tail = item_url_parts("http://h:1", "s1", keywords, 3, options)
+    for asin in ("B01", "", "a/b{"):
+        assert head + asin + tail == item_url("http://h:1", "s1", asin, keywords, 3, options)
+    at, after = results_url_parts("http://h:1", "s1", keywords)
+    for page in (1, 2, 100):
+        assert f"{at}{page}{after}" == results_url("http://h:1", "s1", keywords, page)
+    with pytest.raises(ValueError):
+        ROUTES["item_page"].build_around("options", {})
