@@ -7,10 +7,16 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["Postings", "best_of", "id_ranks", "invert", "top_k"]
+__all__ = ["Postings", "Ranking", "Terms", "best_of", "id_ranks", "invert", "top_k"]
 
 #: term -> (document numbers, term frequencies), both numpy arrays in document order.
 Postings = dict[str, tuple[np.ndarray, np.ndarray]]
+
+Terms = tuple[tuple[str, int], ...]
+"""A query as an engine scores it: its analysed terms and their counts, in the order they first appear."""
+
+Ranking = tuple[tuple[str, float], ...]
+"""``(id, score)`` pairs, best first; a tuple, so that a remembered ranking cannot be changed by a caller."""
 
 
 def invert(documents: Iterable[list[str]], n: int) -> tuple[Postings, np.ndarray]:

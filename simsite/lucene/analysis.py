@@ -8,10 +8,13 @@ document length (Lucene counts only the tokens it indexes).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from shopsim.simsite.lucene.porter import porter_stem
 from shopsim.simsite.lucene.tokenizer import standard_tokens
+from shopsim.simsite.postings import Terms
 
-__all__ = ["ENGLISH_STOP_WORDS", "analyze", "analyze_token"]
+__all__ = ["ENGLISH_STOP_WORDS", "analyze", "analyze_token", "query_terms"]
 
 ENGLISH_STOP_WORDS = frozenset(
     ["a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it", "no", "not",
@@ -51,3 +54,10 @@ def analyze(text: str) -> list[str]:
         if term is not None:
             out.append(term)
     return out
+
+
+def query_terms(query: str) -> Terms:
+    """A query's terms and their counts, in order of first appearance (Anserini's bag of words:
+    a repeated term is one clause boosted by its count; the order is the order of the sum).
+    """
+    return tuple(Counter(analyze(query)).items())

@@ -15,24 +15,25 @@ What makes Lucene's scores Lucene's, each reproduced here:
 - **Ties** go to the smaller document id string, i.e. the ASIN (Anserini sorts hits by score,
   then by the ``id`` field).
 
-Per posting we keep ``1 + tf * factor`` (a float), so a query costs only its terms' postings, and
-of those only the ones that can reach the top k (:mod:`.topk`).
+Per posting we keep ``1 + tf * factor`` (a float) and the term score of a once-used query term
+(``idf - idf / denom``: 4 bytes a posting, which an in-memory catalog affords), so a query costs
+only its terms' postings, and of those only the ones that can reach the top k (:mod:`.topk`).
 :func:`anserini_scores` gives the scores as Pyserini reports them (rounded to four decimals).
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from shopsim.simsite.lucene.analysis import analyze
-from shopsim.simsite.lucene.topk import score_hits
-from shopsim.simsite.postings import id_ranks, invert
+from shopsim.simsite.lucene.analysis import analyze, query_terms
+from shopsim.simsite.lucene.topk import Hit, TermPostings, score_hits, term_postings
+from shopsim.simsite.postings import Ranking, Terms, id_ranks, invert
 
-__all__ = ["LuceneBM25", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors", "lucene_idf"]
+__all__ = ["LuceneBM25", "LuceneRanker", "anserini_scores", "byte4_to_int", "int_to_byte4", "length_factors",
+           "lucene_idf"]
 
 _NUM_FREE_VALUES = 24  # 255 - longToInt4(Integer.MAX_VALUE)
 
@@ -65,7 +66,41 @@ def byte4_to_int(b: int) -> int:
 _LENGTH_TABLE = np.array([byte4_to_int(i) for i in range(256)], dtype=np.float32)
 
 
-class LuceneBM25:
+class LuceneRanker:
+    """A query's path through either Lucene index (in memory or a store's): analysed terms, their
+    postings, the top k (:func:`~shopsim.simsite.lucene.topk.score_hits`), then ids.
+    """
+
+    doc_count: int
+    _id_rank: np.ndarray
+
+    def term_hits(self, terms: Terms) -> list[Hit]:
+        """The postings of the analysed terms the index has, with their counts in the query."""
+        raise NotImplementedError
+
+    def ids_of(self, docs: list[int]) -> list[str]:
+        """The ids of document numbers."""
+        raise NotImplementedError
+
+    def hits(self, query: str) -> list[Hit]:
+        """:meth:`term_hits` of the query's analysed terms."""
+        return self.term_hits(query_terms(query))
+
+    def ranked(self, terms: Terms, k: int) -> Ranking:
+        """Top ``k`` ``(id, score)`` pairs for analysed query terms, best first."""
+        docs, best = score_hits(self.term_hits(terms), self.doc_count, self._id_rank, k)
+        return tuple(zip(self.ids_of(docs.tolist()), best.tolist(), strict=True))
+
+    def scored(self, query: str, k: int) -> list[tuple[str, float]]:
+        """Top ``k`` ``(id, score)`` pairs, best first; only documents sharing a term appear."""
+        return list(self.ranked(query_terms(query), k))
+
+    def search(self, query: str, k: int) -> list[str]:
+        """Top ``k`` ids, best first."""
+        return [doc_id for doc_id, _ in self.ranked(query_terms(query), k)]
+
+
+class LuceneBM25(LuceneRanker):
     """An in-memory inverted index that scores and orders hits exactly as WebShop's Lucene index."""
 
     def __init__(self, ids: Sequence[str], documents: Iterable[str], k1: float = 0.9, b: float = 0.4):
@@ -76,23 +111,23 @@ class LuceneBM25:
         self.k1, self.b = f32(k1), f32(b)
         self.doc_count = n
         factor, self.avgdl = length_factors(lengths, k1, b)
-        self._postings: dict[str, tuple[np.ndarray, np.ndarray, np.float32]] = {}
+        self._postings: dict[str, TermPostings] = {}
         for term, (d, tfs) in postings.items():
-            self._postings[term] = (d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
+            self._postings[term] = term_postings(d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
         self._id_rank = id_ranks(self.ids)
 
     def _idf(self, doc_freq: int) -> np.float32:
         return lucene_idf(self.doc_count, doc_freq)
 
-    def scored(self, query: str, k: int) -> list[tuple[str, float]]:
-        """Top ``k`` ``(id, score)`` pairs, best first; only documents sharing a term appear."""
-        hits = [(self._postings[t], qtf) for t, qtf in Counter(analyze(query)).items() if t in self._postings]
-        docs, best = score_hits(hits, self.doc_count, self._id_rank, k)
-        return [(self.ids[d], float(s)) for d, s in zip(docs, best, strict=True)]
+    def term_hits(self, terms: Terms) -> list[Hit]:
+        """The postings of the analysed terms the index has, with their counts in the query."""
+        postings = self._postings
+        return [(postings[t], qtf) for t, qtf in terms if t in postings]
 
-    def search(self, query: str, k: int) -> list[str]:
-        """Top ``k`` ids, best first."""
-        return [doc_id for doc_id, _ in self.scored(query, k)]
+    def ids_of(self, docs: list[int]) -> list[str]:
+        """The ids of document numbers."""
+        ids = self.ids
+        return [ids[d] for d in docs]
 
 
 def lucene_idf(doc_count: int, doc_freq: int) -> np.float32:

@@ -1,8 +1,14 @@
-"""Lucene's top k without scoring every document a query reaches (MaxScore, exact).
+"""Lucene's top k by the cheaper of two exact algorithms, chosen per query by a measured rule.
 
-A query with common words ("size", "color", "price" in every goal instruction) reaches most of a
-1.18M catalog; scoring all of those documents costs tens of milliseconds. MaxScore (Turtle and
-Flood, 1995) skips documents that provably cannot be in the answer, here over whole arrays:
+**Exhaustive.** Every posting of every query term is summed per document in one ``bincount``
+over the terms' postings laid end to end (its loop adds in input order, so each document's sum
+takes its terms in the query's order: Lucene's sum). A handful of numpy calls however many terms
+the query has: what a small catalog wants. Where the postings are few next to the catalog (under
+a third of it), a stable sort first brings each document's postings together, so the sums cover
+the reached documents only instead of a catalog-wide array.
+
+**MaxScore** (Turtle and Flood, 1995) skips documents that provably cannot be in the answer, here
+over whole arrays:
 
 1. **A threshold θ**, a lower bound of the answer's k-th score: the k-th best full score of a
    seed (the rarest terms' best documents), raised later by the k-th best partial score of the
@@ -17,26 +23,90 @@ Flood, 1995) skips documents that provably cannot be in the answer, here over wh
 4. **Scores.** The few survivors are scored in full (every query term, in the query's order,
    summed in double and cast to float, as :func:`score_hits_all` does) and ranked by score, then id.
 
-The answer equals :func:`score_hits_all`'s exactly, ties included: every comparison with θ has a
+Its answer equals :func:`score_hits_all`'s exactly, ties included: every comparison with θ has a
 margin wider than the rounding of a float, so a dropped document scores strictly below the k-th.
+It costs some sixty numpy calls whatever the query, and reads only the rare terms' postings in
+full: what queries reaching millions of postings want.
+
+**The rule** (:func:`exhaustive_pays`): exhaustive when the query's terms have at most
+``_EXHAUSTIVE_MAX`` (200,000) postings in all, MaxScore above. Measured with
+``benchmarks/search_topk.py --calibrate --clock cpu`` (both algorithms forced on every query,
+medians of 5, alternating; goal instructions, product queries and random mixes of 2-30 words)
+on WebShop's 1,000 products and seeded catalogs of 100,000 and 1,180,000, CPU milliseconds p50:
+
+======== ================ ============ ========= ===================
+products postings         exhaustive   MaxScore  exhaustive faster
+======== ================ ============ ========= ===================
+1k       all (< 10,000)   0.12         1.2       448 of 448
+100k     all (< 250,000)  1.2          3.7       446 of 446
+100k     100,000-150,000  1.7          5.2       96 of 96
+1.18M    < 100,000        2.2          3.7       51 of 52
+1.18M    100,000-200,000  4.4          6.0       51 of 63
+1.18M    200,000-300,000  8.1          7.5       16 of 44
+1.18M    > 1,000,000      37           16        29 of 148
+======== ================ ============ ========= ===================
+
+The count of postings decides: the crossover sits near 200,000 at 1.18M, the smaller catalogs'
+queries never reach it (every one is faster exhaustive), and the number of terms does not move it
+for real queries (only random word mixes without a rare word stay exhaustive-friendly longer).
+So every goal instruction is exhaustive at 1k and 100k, and nearly all take MaxScore at 1.18M.
+
+Per posting a term may carry its qtf=1 term score precomputed (:class:`TermPostings`'s
+``scores``): an exhaustive query then sums stored floats, and MaxScore gathers them, instead of
+dividing. A term repeated in the query is one clause boosted by its count: its scores are
+computed from the denominators, as before.
 """
 
 from __future__ import annotations
 
 import math
 import threading
-from typing import overload
+from typing import Literal, NamedTuple, overload
 
 import numpy as np
 
-from shopsim.simsite.postings import best_of
+from shopsim.simsite.postings import best_of, top_k
 
-__all__ = ["Hit", "candidates", "score_hits", "score_hits_all"]
+__all__ = ["Algorithm", "Hit", "TermPostings", "candidates", "exhaustive_pays", "score_hits", "score_hits_all",
+           "term_postings"]
 
-Hit = tuple[tuple[np.ndarray, np.ndarray, np.float32], int]
-"""A query term's postings ``(documents, 1 + tf * factor, idf)`` and its count in the query."""
+Algorithm = Literal["auto", "exhaustive", "maxscore"]
 
-_Term = tuple[np.ndarray, np.ndarray, np.float32]  # documents (ascending), denominators, weight
+
+class TermPostings(NamedTuple):
+    """A term's postings and what every query of it needs, computed once."""
+
+    docs: np.ndarray
+    """Document numbers, ascending (int32)."""
+    denom: np.ndarray
+    """Each posting's ``1 + tf * factor`` (float32): the term score's denominator."""
+    idf: np.float32
+    """The term's idf (float32, Lucene's)."""
+    max_denom: np.float32
+    """The largest denominator: it gives the term's best score (MaxScore's bound)."""
+    scores: np.ndarray | None = None
+    """Each posting's term score for a clause of weight ``idf`` (``idf - idf / denom``), when kept."""
+
+
+Hit = tuple[TermPostings, int]
+"""A query term's postings and its count in the query."""
+
+
+def term_postings(docs: np.ndarray, denom: np.ndarray, idf: np.float32, keep_scores: bool = True) -> TermPostings:
+    """A term's :class:`TermPostings`: its bound, and its qtf=1 term scores when ``keep_scores``."""
+    max_denom = np.float32(denom.max()) if len(denom) else np.float32(1.0)
+    return TermPostings(docs, denom, idf, max_denom, _term_score(denom, idf) if keep_scores else None)
+
+
+class _Term(NamedTuple):
+    """A query clause: the term's postings, its weight ``qtf * idf`` and its best score."""
+
+    docs: np.ndarray
+    denom: np.ndarray
+    w: np.float32
+    scores: np.ndarray | None
+    bound: float
+
 
 _MARGIN = 1e-6
 """Relative slack in every comparison with θ; a float's rounding is 6e-8, a double sum's far less."""
@@ -50,41 +120,67 @@ _SEED_TERMS = 3
 _PROBE = 256
 """Candidates with the best essential sums scored in full to raise θ before the skipped terms."""
 
-_DENSE_FROM = 32
-"""Postings longer than ``doc_count / 32`` in all are summed in a dense array, not merged."""
+_DENSE_FROM = 3
+"""Postings longer than ``doc_count / 3`` in all are summed in a dense array, not merged by a sort
+(measured: at 100k documents the two meet near a fifth of the catalog, at 1.18M near a third)."""
+
+_EXHAUSTIVE_MAX = 200_000
+"""Queries with at most this many postings in all are scored exhaustively (the module's rule)."""
+
+_EMPTY = (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32))
+for _array in _EMPTY:
+    _array.flags.writeable = False  # shared by every empty answer
 
 
-def score_hits(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Lucene's scores of the best ``k`` documents the hits reach, by score then id: (documents, scores)."""
+def exhaustive_pays(postings: int) -> bool:
+    """Whether scoring every posting beats MaxScore for a query whose terms have ``postings`` in all
+    (the rule in the module docstring: the catalog's size and the number of terms did not move it).
+    """
+    return postings <= _EXHAUSTIVE_MAX
+
+
+def score_hits(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int,
+               algorithm: Algorithm = "auto") -> tuple[np.ndarray, np.ndarray]:
+    """Lucene's scores of the best ``k`` documents the hits reach, by score then id: (documents, scores).
+
+    ``algorithm`` forces one of the two (tests compare both with :func:`score_hits_all`).
+    """
     if not hits or k <= 0:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        return _EMPTY
+    if len(hits) == 1:  # one term: its own scores are the documents' (a float plus 0.0 in double)
+        return best_of(hits[0][0].docs, _clause_scores(*hits[0]), id_rank, k)
+    if algorithm == "exhaustive" or (
+            algorithm == "auto" and exhaustive_pays(sum(len(p.docs) for p, _ in hits))):
+        return _exhaustive(hits, doc_count, id_rank, k)
     terms = _terms(hits)
-    if len(terms) == 1:  # one term: its own scores are the documents' (a float plus 0.0 in double)
-        docs, denom, w = terms[0]
-        return best_of(docs, _term_score(denom, w), id_rank, k)
     cand = _candidates(terms, doc_count, k)
     return best_of(cand, _scores(cand, terms), id_rank, k)
 
 
 def candidates(hits: list[Hit], doc_count: int, k: int) -> np.ndarray:
-    """The documents :func:`score_hits` scores in full (what pruning leaves), ascending."""
+    """The documents MaxScore scores in full (what pruning leaves), ascending."""
     return _candidates(_terms(hits), doc_count, k) if hits and k > 0 else np.empty(0, dtype=np.int64)
 
 
 def score_hits_all(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """The reference: every reached document scored into one dense array (what Lucene's sum is)."""
     if not hits or k <= 0:
-        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        return _EMPTY
     scores = np.zeros(doc_count, dtype=np.float64)
-    for (docs, denom, idf), qtf in hits:
-        scores[docs] += _term_score(denom, np.float32(qtf) * idf)  # float terms, summed in double
+    for p, qtf in hits:
+        scores[p.docs] += _term_score(p.denom, np.float32(qtf) * p.idf)  # float terms, summed in double
     cast = scores.astype(np.float32)
     cand = np.flatnonzero(cast)
     return best_of(cand, cast[cand], id_rank, k)
 
 
 def _terms(hits: list[Hit]) -> list[_Term]:
-    return [(docs, denom, np.float32(qtf) * idf) for (docs, denom, idf), qtf in hits]
+    out = []
+    for p, qtf in hits:
+        w = p.idf if qtf == 1 else np.float32(qtf) * p.idf  # float32(1) * idf is idf
+        bound = float(_term_score(p.max_denom, w)) if len(p.docs) else 0.0
+        out.append(_Term(p.docs, p.denom, w, p.scores if qtf == 1 else None, bound))
+    return out
 
 
 @overload
@@ -96,6 +192,46 @@ def _term_score(denom: np.ndarray | np.float32, w: np.float32) -> np.ndarray | n
     return w - w / denom
 
 
+def _full(term: _Term) -> np.ndarray:
+    """The term's score of each of its documents (kept ones, or computed)."""
+    return term.scores if term.scores is not None else _term_score(term.denom, term.w)
+
+
+def _clause_scores(p: TermPostings, qtf: int) -> np.ndarray:
+    """The term scores of a clause of weight ``qtf * idf`` for every document of the term."""
+    if qtf == 1 and p.scores is not None:
+        return p.scores
+    return _term_score(p.denom, p.idf if qtf == 1 else np.float32(qtf) * p.idf)
+
+
+def _exhaustive(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every posting summed per document (``bincount`` adds in input order: the query's term order)."""
+    docs = [p.docs for p, _ in hits]
+    weights = [_clause_scores(p, qtf) for p, qtf in hits]
+    if sum(len(d) for d in docs) * _DENSE_FROM > doc_count:
+        return top_k(np.bincount(np.concatenate(docs), np.concatenate(weights), doc_count).astype(np.float32),
+                     id_rank, k)
+    cand, sums = _merged_sums(docs, weights)  # few postings in a large catalog: the reached documents only
+    return best_of(cand, sums.astype(np.float32), id_rank, k)
+
+
+def _merged_sums(docs: list[np.ndarray], weights: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The documents of ascending lists (ascending, once each) and the double sums of their weights,
+    added in the lists' order: a stable sort keeps each document's postings in that order, and
+    ``bincount`` adds in input order (``add.reduceat`` need not: numpy sums float runs pairwise).
+    """
+    d, w = np.concatenate(docs), np.concatenate(weights)
+    if not len(d):
+        return d, np.zeros(0, dtype=np.float64)
+    order = d.argsort(kind="stable")  # a merge of sorted runs
+    d = d[order]
+    first = np.empty(len(d), dtype=np.bool_)
+    first[0] = True
+    np.not_equal(d[1:], d[:-1], out=first[1:])
+    cand = d[first]
+    return cand, np.bincount(np.cumsum(first) - 1, w[order], len(cand))
+
+
 def _kth(values: np.ndarray, k: int) -> float:
     return float(np.partition(values, len(values) - k)[len(values) - k]) if len(values) >= k else 0.0
 
@@ -103,17 +239,10 @@ def _kth(values: np.ndarray, k: int) -> float:
 def _candidates(terms: list[_Term], doc_count: int, k: int) -> np.ndarray:
     """The documents that can reach the top ``k``, ascending (steps 1-3 of the module docstring)."""
     if len(terms) == 1:
-        return terms[0][0]
-    bounds = [float(_term_score(denom.max(), w)) if len(docs) else 0.0 for docs, denom, w in terms]
-    seed = _seed(terms, doc_count, k)
-    theta = _kth(_scores(seed, terms), k) * (1 - _MARGIN)
-    skipped: list[int] = []
-    total = 0.0
-    for i in sorted(range(len(terms)), key=bounds.__getitem__):
-        total += bounds[i]
-        if total * (1 + _MARGIN) >= theta:
-            break
-        skipped.append(i)
+        return terms[0].docs
+    bounds = [t.bound for t in terms]
+    theta = _kth(_scores(_seed(terms, doc_count, k), terms), k) * (1 - _MARGIN)
+    skipped = _skipped(bounds, theta)
     rest = sum(bounds[i] for i in skipped)
     cand, partial = _essential_sums([t for i, t in enumerate(terms) if i not in skipped], doc_count,
                                     theta / (1 + _MARGIN) - rest)
@@ -130,13 +259,26 @@ def _candidates(terms: list[_Term], doc_count: int, k: int) -> np.ndarray:
     return cand[partial * (1 + _MARGIN) >= theta]
 
 
+def _skipped(bounds: list[float], theta: float) -> list[int]:
+    """The terms, weakest first, whose best scores together stay below θ (step 2)."""
+    skipped: list[int] = []
+    total = 0.0
+    for i in sorted(range(len(bounds)), key=bounds.__getitem__):
+        total += bounds[i]
+        if total * (1 + _MARGIN) >= theta:
+            break
+        skipped.append(i)
+    return skipped
+
+
 def _seed(terms: list[_Term], doc_count: int, k: int) -> np.ndarray:
     """At least ``k`` documents likely to score well: the rarest terms' best ones, ascending."""
     picked: list[np.ndarray] = []
     count = 0
-    for docs, denom, _ in sorted(terms, key=lambda t: len(t[0])):
+    for term in sorted(terms, key=lambda t: len(t.docs)):
+        docs = term.docs
         if len(docs) > _SEED:
-            docs = np.sort(docs[np.argpartition(denom, len(docs) - _SEED)[-_SEED:]])
+            docs = np.sort(docs[np.argpartition(term.denom, len(docs) - _SEED)[-_SEED:]])
         picked.append(docs)
         count += len(docs)
         if count >= 2 * k and len(picked) >= _SEED_TERMS:
@@ -159,27 +301,23 @@ def _essential_sums(terms: list[_Term], doc_count: int, floor: float) -> tuple[n
     ``floor`` (ascending; below it even the skipped terms' best cannot lift them), and the sums.
     """
     if len(terms) == 1:
-        docs, denom, w = terms[0]
-        cand, partial = docs, _term_score(denom, w).astype(np.float64)
-    elif sum(len(t[0]) for t in terms) * _DENSE_FROM > doc_count:
+        cand, partial = terms[0].docs, _full(terms[0]).astype(np.float64)
+    elif sum(len(t.docs) for t in terms) * _DENSE_FROM > doc_count:
         acc, mark = _scratch(doc_count, np.float64), _scratch(doc_count, np.bool_)
         try:
-            for docs, denom, w in terms:
-                at = _indices(docs)
-                acc[at] += _term_score(denom, w)
+            for term in terms:
+                at = _indices(term.docs)
+                acc[at] += _full(term)
                 mark[at] = True
             cand = np.flatnonzero(mark[:doc_count])  # a byte per document: faster to scan than the sums
             partial = acc[cand]
         finally:
-            for docs, _, _ in terms:
-                at = _indices(docs)
+            for term in terms:
+                at = _indices(term.docs)
                 acc[at] = 0.0
                 mark[at] = False
     else:
-        cand = np.unique(np.concatenate([t[0] for t in terms]))
-        partial = np.zeros(len(cand), dtype=np.float64)
-        for term in terms:
-            partial += _at(cand, term)
+        cand, partial = _merged_sums([t.docs for t in terms], [_full(t) for t in terms])
     keep = partial >= floor
     return cand[keep], partial[keep]
 
@@ -190,7 +328,7 @@ def _at(cand: np.ndarray, term: _Term) -> np.ndarray:
     Two sorted lists are joined by binary search when one is much shorter than the other, and
     through a dense scratch array (written, read, cleared) when both are long.
     """
-    docs, denom, w = term
+    docs, denom, w, scores, _ = term
     if not len(cand) or not len(docs):
         return np.zeros(len(cand), dtype=np.float32)
     short, long = sorted((len(cand), len(docs)))
@@ -198,7 +336,7 @@ def _at(cand: np.ndarray, term: _Term) -> np.ndarray:
         buf = _scratch(int(max(cand[-1], docs[-1])) + 1, np.float32)
         at = _indices(docs)
         try:
-            buf[at] = _term_score(denom, w)
+            buf[at] = _full(term)
             return buf[cand]
         finally:
             buf[at] = 0.0
@@ -207,11 +345,12 @@ def _at(cand: np.ndarray, term: _Term) -> np.ndarray:
     if len(docs) <= len(cand):  # find the term's documents among the candidates
         pos = np.minimum(np.searchsorted(cand, docs.astype(cand.dtype, copy=False)), len(cand) - 1)
         found = cand[pos] == docs
-        out[pos[found]] = _term_score(denom[found], w)
+        out[pos[found]] = scores[found] if scores is not None else _term_score(denom[found], w)
     else:  # find the candidates among the term's documents
         pos = np.minimum(np.searchsorted(docs, cand.astype(docs.dtype, copy=False)), len(docs) - 1)
         found = docs[pos] == cand
-        out[found] = _term_score(denom[pos[found]], w)
+        hit = pos[found]
+        out[found] = scores[hit] if scores is not None else _term_score(denom[hit], w)
     return out
 
 
