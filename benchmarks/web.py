@@ -204,6 +204,29 @@ def bench_encoders(data: str | None, n: int = 300) -> list[tuple[str, str]]:
     return rows
 
 
+def bench_parse(data: str | None, n: int = 200) -> list[tuple[str, str]]:
+    """The translator's parse of a sim item page: from its embedded PageState, and from the markup alone."""
+    from shopsim.simsite.html import render_html
+    from shopsim.simsite.session import ShopSession
+    from shopsim.simsite.shop import Shop, ShopConfig
+    from shopsim.translators.sim_pages import SimsiteTranslator
+
+    shop = Shop.from_config(ShopConfig(data_dir=data))
+    session = ShopSession(shop, shop.goal(0), "fixed_0")
+    session.step("search[shoes]")
+    session.step(f"click[{session.state.results[0].id.lower()}]")
+    html = render_html(session.state)
+    bare = html.split('<script type="application/json"')[0]
+    tr = SimsiteTranslator()
+    ms = []
+    for page in (html, bare):
+        t = time.perf_counter()
+        for _ in range(n):
+            tr.parse(page)
+        ms.append((time.perf_counter() - t) / n * 1000)
+    return [("sim item page parse, embedded state / markup only", f"{ms[0]:.2f} / {ms[1]:.2f} ms")]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(SMALL) if (SMALL / "items_shuffle_1000.json").exists() else None,
@@ -232,6 +255,7 @@ def main() -> None:
                 rounds[i].append(throughput(s, paths, args.seconds))
         extra = bench_browser(servers[0].base, args.browser_episodes, args.chromium) if args.browser else []
         extra += bench_encoders(args.data) if args.encoders else []
+        extra += bench_parse(args.data)
     finally:
         for s in servers:
             s.__exit__(None, None, None)

@@ -40,12 +40,12 @@ def _free_port() -> int:
 class _Served:
     """A ``shopsim serve`` process, its port and its combined output."""
 
-    def __init__(self, profile: str, folder: Path):
+    def __init__(self, profile: str, folder: Path, extra: tuple[str, ...] = ()):
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = folder / f"{profile}-{self.port}.log"
         exe = Path(sys.executable).with_name("shopsim")
-        args = [str(exe), "serve", "--profile", profile, "--port", str(self.port), "--runs", str(folder / "runs")]
+        args = [str(exe), "serve", "--profile", profile, "--port", str(self.port), "--runs", str(folder / "runs"), *extra]
         if profile == "shopsim-v8":
             args += ["--slots", "1"]
         with open(self.log, "wb") as out:
@@ -67,11 +67,16 @@ class _Served:
             time.sleep(0.1)
 
 
+#: A server with the request log on and uvicorn's pure-Python stack (``serve --access-log --http --loop``).
+LOGGED = ("webshop", 0, 0)
+
+
 @pytest.fixture(scope="module")
 def launched(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[str, int, int], _Served]]:
     """All the servers, started at once: their catalogs load in parallel while the first case runs."""
     folder = tmp_path_factory.mktemp("serve")
     servers = {case: _Served(case[0], folder) for case in CASES}
+    servers[LOGGED] = _Served("webshop", folder, ("--access-log", "--http", "h11", "--loop", "asyncio"))
     yield servers
     for s in servers.values():
         if s.proc.poll() is None:
@@ -153,6 +158,21 @@ def test_one_signal_stops_serve_with_stuck_clients(launched: dict[tuple[str, int
     assert all(_closed_by_server(c) for c in clients)
     for c in clients:
         c.close()
+    # warmed up before it listened (uvicorn logs the lifespan's start-up first); no request lines by default
+    assert out.index("Warmed up in") < out.index("Uvicorn running on"), out
+    assert "GET /api/health" not in out, out
+
+
+def test_serve_logs_requests_when_asked(launched: dict[tuple[str, int, int], _Served]) -> None:
+    """``--access-log`` brings uvicorn's request lines back; ``--http h11 --loop asyncio`` serves as well."""
+    served = launched[LOGGED]
+    served.wait_ready()
+    assert httpx.get(f"{served.base}/api/sessions/nope", timeout=10).status_code == 404
+    served.proc.send_signal(signal.SIGTERM)
+    assert served.proc.wait(timeout=30) == 0
+    out = served.output()
+    assert '"GET /api/health HTTP/1.1" 200' in out and '"GET /api/sessions/nope HTTP/1.1" 404' in out, out
+    assert "Warmed up in" in out and not [w for w in NOISE if w in out], out
 
 
 # ---- the loopback server thread ------------------------------------------------------------------
