@@ -100,7 +100,7 @@ def _element(c: Clickable, state: PageState) -> WebShopClickable:
 
 
 #: Products whose item-page elements an env keeps between pages (options clicked, sub pages, episodes).
-_KNOWN_PRODUCTS = 256
+_KNOWN_PRODUCTS = 64
 
 
 @dataclass(eq=False)

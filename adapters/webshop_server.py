@@ -27,6 +27,8 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from shopsim import routes
 from shopsim.errors import ConfigError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_dict
@@ -34,6 +36,9 @@ from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.shop import Shop
 
 __all__ = ["GoalFilter", "WebShopServer", "product_dict", "random_idx"]
+
+#: The type of ``PageState.instruction``, which shows a goal's (assignable) instruction text.
+_INSTRUCTION: TypeAdapter[str | None] = TypeAdapter(str | None)  # type: ignore[arg-type]
 
 #: ``filter_goals``: called with (index after the shuffle, goal dict); keep the goal when True.
 GoalFilter = Callable[[int, dict[str, Any]], bool]
@@ -211,7 +216,10 @@ class WebShopServer:
             goal_d["instruction_text"] = self.assigned_instruction_text
         goal = self._goal_models[self._session_goal[session_id]]
         text = goal_d["instruction_text"]
-        return goal if text == goal.instruction_text else goal.model_copy(update={"instruction_text": text})
+        if text == goal.instruction_text:
+            return goal
+        # the pages show it as PageState.instruction, built without validation: checked here, where it comes in
+        return goal.model_copy(update={"instruction_text": _INSTRUCTION.validate_python(text)})
 
     def note_search(self, session_id: str, keywords: list[str], page: int) -> None:
         """A results page was shown (a search, ``next >``, ``< prev``): options and asin clear."""

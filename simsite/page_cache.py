@@ -5,11 +5,11 @@ per option value, the product's reviews and rating) and of a results card (title
 for every session that shows that product. :class:`ShopParts` builds them the first time a shop
 shows a product and keeps them, a bounded number per shop (oldest first out).
 
-Why sharing is safe: everything kept here is immutable. ``Clickable``, ``Review`` are frozen models
+Why sharing is safe: what pages share is immutable. ``Clickable``, ``Review`` are frozen models
 whose fields hold only strings, numbers, booleans and None; prices are floats or tuples; the
 collections are tuples. Pages get fresh lists and dicts around these (``clickables``, ``reviews``,
-:meth:`ProductParts.view_containers`), so no caller can reach the cache, or another page, through a
-page it was given. A shop is read-only after construction (:class:`~shopsim.simsite.shop.Shop`), so a
+:meth:`ProductParts.view_containers` copies the product's own lists), so no caller can reach the
+cache, the shop's product, or another page through a page it was given. A shop is read-only after construction (:class:`~shopsim.simsite.shop.Shop`), so a
 product's parts never go stale; the cache is keyed by the shop object (weakly: it goes with the shop).
 """
 
@@ -28,8 +28,9 @@ from shopsim.simsite.shop import Shop
 
 __all__ = ["MAX_PRODUCTS_PER_SHOP", "ProductParts", "ShopParts", "option_shown_clicked", "shop_parts"]
 
-#: Products whose parts one shop keeps (a results page shows 10; an episode opens a few).
-MAX_PRODUCTS_PER_SHOP = 4096
+#: Products whose parts one shop keeps: a results page shows 10, an episode opens a few. About 1 kB per
+#: option value (WebShop's 1,000-product set: 7.8 MB for all of its products).
+MAX_PRODUCTS_PER_SHOP = 1024
 
 
 def _clicked_needle(value: str) -> str:
