@@ -94,9 +94,11 @@ def _latencies(variants: dict[str, Callable[[str], list[str]]], queries: list[st
 
 
 def latency_table(catalogs: Sequence[Path], count: int, rounds: int, k: int, seed: int,
-                  clock: Callable[[], float]) -> None:
-    """The p50/p95 table: every catalog, both query sets, uncached, cached and MaxScore only."""
-    print("| products | queries | search | p50 ms | p95 ms | target p95 | same |\n|---|---|---|---|---|---|---|")
+                  clock: Callable[[], float], *, quiet: bool = False) -> list[dict[str, Any]]:
+    """The p50/p95 table: every catalog, both query sets, uncached, cached and MaxScore only (also returned)."""
+    rows: list[dict[str, Any]] = []
+    out = (lambda *a, **kw: None) if quiet else print
+    out("| products | queries | search | p50 ms | p95 ms | target p95 | same |\n|---|---|---|---|---|---|---|")
     for path in catalogs:
         shop = _open(path)
         index = shop.search_engine.index
@@ -113,11 +115,14 @@ def latency_table(catalogs: Sequence[Path], count: int, rounds: int, k: int, see
             for variant, values in lat.items():
                 p95 = _pct(values, 0.95)
                 verdict = "none set" if target is None else f"< {target:g} ms: {'met' if p95 < target else 'MISSED'}"
-                print(f"| {_label(n)} | {name} | {variant} | {statistics.median(values):.3f} | {p95:.3f} | {verdict} "
+                rows.append({"products": n, "queries": name, "search": variant, "p50_ms": statistics.median(values),
+                             "p95_ms": p95, "target_p95_ms": target, "same": same, "of": len(queries)})
+                out(f"| {_label(n)} | {name} | {variant} | {statistics.median(values):.3f} | {p95:.3f} | {verdict} "
                       f"| {same}/{len(queries)} |")
             old, new = statistics.median(lat["maxscore only"]), statistics.median(lat["uncached"])
-            print(f"| {_label(n)} | {name} | maxscore only / uncached (p50) | {old / new:.1f}x | | | |")
+            out(f"| {_label(n)} | {name} | maxscore only / uncached (p50) | {old / new:.1f}x | | | |")
         sys.stdout.flush()
+    return rows
 
 
 def _forced(index: LuceneRanker, hits: list[Any], k: int, algorithm: Algorithm) -> Callable[[], object]:
@@ -175,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--calibrate", action="store_true", help="time both algorithms per query, by postings")
     ap.add_argument("--dump", type=Path, help="with --calibrate: every query's row as JSON lines")
+    ap.add_argument("--json", action="store_true", help="the latency rows as one JSON list, no table")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="cpu: this thread's CPU time, steadier than wall time on a shared, loaded machine")
     args = ap.parse_args(argv)
@@ -184,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     clock = time.thread_time if args.clock == "cpu" else time.perf_counter
     if args.calibrate:
         calibrate(catalogs, args.queries, args.k, args.seed, args.dump, clock)
+    elif args.json:
+        print(json.dumps(latency_table(catalogs, args.queries, args.rounds, args.k, args.seed, clock, quiet=True)))
     else:
         latency_table(catalogs, args.queries, args.rounds, args.k, args.seed, clock)
     return 0
