@@ -80,7 +80,7 @@ Handler = Callable[[Request, Exception], Awaitable[Response]]
 
 
 class FastJSONResponse(JSONResponse):
-    """Starlette's :class:`JSONResponse` with the same bytes, encoded by orjson at a tenth of the cost.
+    """Starlette's :class:`JSONResponse` with the same bytes, encoded by orjson at a small fraction of the cost.
 
     Both write compact JSON (no spaces), UTF-8 text unescaped, keys in insertion order and the same
     string escapes; a client parses the same values from either. Two differences, neither reachable

@@ -29,7 +29,7 @@ from shopsim.simsite.session import ShopSession, StepResult
 from shopsim.simsite.snapshots import SnapshotError
 from shopsim.simsite.web_state import AppState, Lease
 
-__all__ = ["API_ROUTES", "base_of"]
+__all__ = ["API_ROUTES", "base_of", "observation_body", "step_body"]
 
 
 def _state(request: Request) -> AppState:

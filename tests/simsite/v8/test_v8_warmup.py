@@ -1,10 +1,15 @@
 """Start-up warm-up of the v8 service: done before the first request is answered, invisible to clients
-(no lease, no slot), and the first purchase after start-up is scored as later ones are."""
+(no lease, no slot), and the first purchase after start-up is scored as later ones are. Every body
+on the way is the bytes Starlette's standard-library encoder would have sent (the API encodes with
+orjson)."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
+from starlette.responses import JSONResponse
 
 from shopsim.simsite.server import ServerThread, Warmup
 from shopsim.simsite.v8.service import create_v8_app
@@ -17,18 +22,25 @@ def fresh_v8_shop() -> V8Shop:
     return V8Shop.load(None)
 
 
+def _json(r: httpx.Response) -> dict:
+    """The body, after checking it is byte for byte what the standard library would have encoded."""
+    assert r.content == JSONResponse(json.loads(r.content)).body, r.text[:300]
+    return r.json()
+
+
 def _buy(c: httpx.Client, task_id: int) -> dict:
     """Search the task's simple request, open the first result, choose the first value of each missing axis, buy."""
-    lease = c.post("/api/sessions", json={"task_id": task_id, "task_mode": "standard"}).json()
+    lease = _json(c.post("/api/sessions", json={"task_id": task_id, "task_mode": "standard"}))
     lid = lease["lease_id"]
-    query = lease["observation_state"]["search_text"] or lease["task_instruction"]
-    state = c.post(f"/api/sessions/{lid}/step", json={"action": f"search[{query[:200]}]"}).json()["observation_state"]
-    state = c.post(f"/api/sessions/{lid}/step", json={"action": f"click[{state['results'][0]['asin']}]"}).json()[
-        "observation_state"]
+
+    def step(action: str) -> dict:
+        return _json(c.post(f"/api/sessions/{lid}/step", json={"action": action}))
+
+    state = step(f"search[{(lease['observation_state']['search_text'] or lease['task_instruction'])[:200]}]")
+    state = step(f"click[{state['observation_state']['results'][0]['asin']}]")["observation_state"]
     for axis in state["missing_option_axes"]:
-        value = next(a for a in state["clickables"] if a.startswith(f"{axis}="))
-        c.post(f"/api/sessions/{lid}/step", json={"action": f"click[{value}]"})
-    out = c.post(f"/api/sessions/{lid}/step", json={"action": "click[buy now]"}).json()
+        step("click[" + next(a for a in state["clickables"] if a.startswith(f"{axis}=")) + "]")
+    out = step("click[buy now]")
     assert c.delete(f"/api/sessions/{lid}").status_code == 204
     return out
 
