@@ -37,7 +37,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     from shopsim.simsite.store import prepare_store
 
     t0 = time.perf_counter()
-    m = prepare_store(args.data, args.out, seed=args.seed, num_products=args.num_products, workers=args.workers)
+    m = prepare_store(args.data, args.out, seed=args.seed, num_products=args.num_products, workers=args.workers,
+                      nouns=args.nouns)
     seconds = time.perf_counter() - t0
     size = sum(f.size for f in m.files.values())
     if args.json:
@@ -51,6 +52,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         ("goals (synthetic, seed " + str(m.seed) + ")", str(m.goals)),
         ("human goals", str(m.human_goals)),
         ("index", f"lucene: {m.terms} terms, {m.postings} postings"),
+        ("noun tags", m.nouns or "none: titles are tagged when bought (--nouns tags them here)"),
         ("store", f"{len(m.files)} files, {size / 1e6:.1f} MB; open with --data {args.out}"),
     ])
     return 0
@@ -198,6 +200,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     prep.add_argument("--num-products", type=int, default=None, help="webshop: use only the first N product records")
     prep.add_argument("--workers", type=int, default=None,
                       help="webshop: processes (default: 1 for small catalogs, else all CPUs)")
+    prep.add_argument("--nouns", action=argparse.BooleanOptionalAction, default=None,
+                      help="webshop: tag the titles' nouns for the type reward (default: catalogs of up to 5,000 products)")
     prep.add_argument("--manifest", default=None, help="shopsim-v8: JSON with archive_sha256 and/or json_sha256")
     prep.add_argument("--engine", default=None, choices=("default", "fts5", "numpy"), help="shopsim-v8: search engine")
     prep.add_argument("--json", action="store_true")

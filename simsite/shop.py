@@ -25,6 +25,7 @@ from shopsim.simsite.goals import (
 )
 from shopsim.simsite.loader import load_products
 from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.noun_table import EAGER_LIMIT, load_catalog_tags
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 from shopsim.simsite.search import SearchEngine, make_engine
 from shopsim.simsite.store.manifest import is_store
@@ -180,7 +181,22 @@ class Shop:
             raise DataError(f"{data_dir}: no goals could be made (no instructions in the attribute file?)")
         if search is None:
             search = make_engine(products, config.extra.get("engine", "lucene"))
-        return cls(products, prices, goals, search, show_attrs=config.show_attrs)
+        shop = cls(products, prices, goals, search, show_attrs=config.show_attrs)
+        shop._load_noun_tags(files.items.parent)
+        return shop
+
+    def _load_noun_tags(self, folder: Path) -> None:
+        """Every title's nouns from the file saved beside the data (tagged in one batch and saved the
+        first time), so that no purchase waits for spaCy; goal names that are not titles (a goals
+        file's) are tagged here too, in one batch.
+        """
+        if len(self.product_list) > EAGER_LIMIT or self.nouns.source == "fallback":
+            return  # tagged when bought: too many to tag on open, or the fallback's microseconds
+        titles = {p.title for p in self.product_list}
+        load_catalog_tags(self.nouns, titles, folder)
+        extra = {g.name for g in self.goals} - titles
+        if extra and len(titles) + len(extra) <= EAGER_LIMIT:
+            self.nouns.prime(extra)
 
     @classmethod
     def load(cls, data_dir: str | Path | None = None, **kw: object) -> Shop:

@@ -75,6 +75,8 @@ class ChunkResult:
     """Postings' documents, ascending (a document's terms in any order)."""
     tfs: np.ndarray
     lengths: np.ndarray
+    titles: list[str]
+    """For the noun tags of the type reward (:mod:`.tags`), tagged in one batch at the end."""
     instructions: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     """(document, option combinations, instruction attributes) of each product with an instruction."""
     human_goals: list[tuple[int, int]] = field(default_factory=list)
@@ -170,6 +172,7 @@ def build_chunk(chunk: Chunk) -> ChunkResult:
     human_goals: list[tuple[int, int]] = []
     ids: list[int] = []
     lengths: list[int] = []
+    titles: list[str] = []
     loads = json.loads
     for offset, (i, asin, raw, attr_raw, human_raw, review) in enumerate(records):
         doc = first_doc + offset
@@ -186,6 +189,7 @@ def build_chunk(chunk: Chunk) -> ChunkResult:
             reviews, rating = review_entry(rec, review[0], asin, files.reviews)
         fields = product_fields(raw, asin, where, attr, [], reviews, rating, human_goals=False)
         blobs.append(encode(fields))
+        titles.append(fields["title"])
         human_blobs.append(encode(humans) if humans else b"")
         pricing = fields["pricing"]
         lo.append(pricing[0])
@@ -206,4 +210,4 @@ def build_chunk(chunk: Chunk) -> ChunkResult:
         price_lo=np.array(lo, dtype=np.float64), price_hi=np.array(hi, dtype=np.float64),
         is_range=np.array(ranged, dtype=np.bool_),
         terms=terms, term_ids=term_ids, docs=docs, tfs=tfs, lengths=np.array(lengths, dtype=np.int64),
-        instructions=instructions, human_goals=human_goals)
+        titles=titles, instructions=instructions, human_goals=human_goals)

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import os
 import random
-import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +20,10 @@ import numpy as np
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
+from shopsim.simsite.store.blob import Blob
 from shopsim.simsite.store.index import StoreIndex, load_mapped
 from shopsim.simsite.store.manifest import StoreManifest, check_store
+from shopsim.simsite.store.tags import NOUN_FILES, StoreTags
 from shopsim.simsite.store.views import (
     HumanGoals,
     StorePrices,
@@ -47,32 +47,14 @@ _RECENT = 1 << 17
 """ASIN -> document answers kept (a few MB), so result filters and pages skip the binary search."""
 
 
-class _Blob:
-    """A blob file read with ``pread``, not mapped.
-
-    Products are read at random: through a mapping, each read maps the page cache's whole folio
-    around it (hundreds of KB on current kernels), and a few thousand pages would put most of a
-    1.9 GB ``products.bin`` in the process's RSS. ``pread`` copies only the record; the page
-    cache is still shared by every process reading the store.
-    """
-
-    def __init__(self, path: Path):
-        # a raw descriptor, closed when the blob is collected (a file object would warn then)
-        self._fd = os.open(path, os.O_RDONLY)
-        weakref.finalize(self, os.close, self._fd)
-
-    def read(self, start: int, end: int) -> bytes:
-        return os.pread(self._fd, end - start, start) if end > start else b""
-
-
 class StoreData:
     """The files of one store, mapped read-only (open with :meth:`open`)."""
 
     def __init__(self, root: Path, manifest: StoreManifest):
         self.root, self.manifest = root, manifest
         self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy") for name in ARRAYS}
-        self._products = _Blob(root / "products.bin")
-        self._human = _Blob(root / "human.bin")
+        self._products = Blob(root / "products.bin")
+        self._human = Blob(root / "human.bin")
         self._offsets = self.arrays["products_offsets"]
         self._human_offsets = self.arrays["human_offsets"]
         self._asins = self.arrays["asins"]
@@ -211,5 +193,8 @@ def store_shop(config: ShopConfig, search: SearchEngine | None = None) -> Shop:
     fingerprint = data.fingerprint(f"seed={config.seed}", f"human_goals={config.human_goals}",
                                    f"goals_file={_file_digest(config.goals_file)}",
                                    f"prices_file={_file_digest(config.prices_file if config.goals_file else None)}")
-    return Shop.from_parts(products, StoreProductList(products), prices, goals, search, cum_weights=cum,
+    shop = Shop.from_parts(products, StoreProductList(products), prices, goals, search, cum_weights=cum,
                            show_attrs=config.show_attrs, fingerprint=fingerprint)
+    if manifest.nouns is not None and manifest.nouns == shop.nouns.tagger.version:  # else tagged when bought
+        shop.nouns.add_table(f"store:{manifest.files[NOUN_FILES[0]].sha256}", StoreTags(data.root))
+    return shop

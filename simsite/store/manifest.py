@@ -74,6 +74,8 @@ class StoreManifest(BaseModel):
     range_prices: int
     terms: int
     postings: int
+    nouns: str | None = None
+    """The version of the tagger that tagged the titles' nouns (``nouns.bin``); None in a store without them."""
     sources: dict[str, FileEntry]
     files: dict[str, FileEntry]
 

@@ -47,6 +47,7 @@ from shopsim.simsite.store.manifest import (
     is_store,
     write_manifest,
 )
+from shopsim.simsite.store.tags import tag_store, titles_kept
 
 __all__ = ["CHUNK", "PARALLEL_FROM_BYTES", "prepare_store"]
 
@@ -110,7 +111,8 @@ def _source(path: Path | None, sha256: str | None = None) -> FileEntry | None:
 class _Collected:
     """What the main process keeps of every chunk, in document order."""
 
-    def __init__(self, files: _Files):
+    def __init__(self, files: _Files, nouns: bool | None):
+        self.nouns = nouns
         self.products = files.open("products.bin")
         self.human = files.open("human.bin")
         self.product_sizes: list[np.ndarray] = []
@@ -126,12 +128,14 @@ class _Collected:
         self.count = 0
         self.instructions: list[tuple[int, int, tuple[str, ...]]] = []
         self.human_goals: list[tuple[int, int]] = []
+        self.titles: list[str] | None = [] if nouns is not False else None
 
     def add(self, r: ChunkResult) -> None:
         self.products.write(r.products)
         self.product_sizes.append(r.product_sizes)
         self.human.write(r.human)
         self.human_sizes.append(r.human_sizes)
+        self.titles = titles_kept(self.titles, r.titles, self.nouns)
         self.price_lo.append(r.price_lo)
         self.price_hi.append(r.price_hi)
         self.is_range.append(r.is_range)
@@ -297,11 +301,12 @@ def _check_out(out: Path) -> None:
 
 def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_products: int | None = None,
                   workers: int | None = None, progress: TextIO | None = None,
-                  show_progress: bool | None = None) -> StoreManifest:
+                  show_progress: bool | None = None, nouns: bool | None = None) -> StoreManifest:
     """Prepare the WebShop-format catalog in ``data_dir`` as a store in ``out`` (see the module docstring).
 
     ``progress`` is the stream for the progress bar (default stderr; drawn only on a terminal
-    unless ``show_progress``). Returns the manifest written.
+    unless ``show_progress``). ``nouns``: tag the titles' nouns for the type reward (default: when
+    the catalog is small enough, see :mod:`.tags`). Returns the manifest written.
     """
     if seed < 0:
         raise DataError(f"--seed {seed}: must be >= 0")
@@ -320,7 +325,7 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
     # file); nothing made here forms cycles, and reference counting frees the rest as before
     gc.disable()
     try:
-        manifest = _prepare(files, tmp, seed, num_products, workers, progress, show_progress)
+        manifest = _prepare(files, tmp, seed, num_products, workers, progress, show_progress, nouns)
         if dest.exists():
             shutil.rmtree(dest)
         os.replace(tmp, dest)
@@ -334,7 +339,7 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
 
 
 def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | None, workers: int | None,
-             stream: TextIO | None, show: bool | None) -> StoreManifest:
+             stream: TextIO | None, show: bool | None, nouns: bool | None) -> StoreManifest:
     total = sum(p.stat().st_size for p in (files.items, files.reviews) if p is not None)
     bar = Progress("prepare", total, "B", stream=stream or sys.stderr, enabled=show)
     store = _Files(root)
@@ -346,7 +351,7 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         reader = JsonListReader(files.items, "a JSON list of products",
                                 progress=lambda n: bar.set(done_before + n))
         state: dict[str, Any] = {"duplicates": [], "records": 0, "asins": []}
-        collected = _Collected(store)
+        collected = _Collected(store, nouns)
         pool = _workers(files, workers)
         chunks = _chunks(reader, files, num_products, attributes, human, reviews, state, texts=pool > 1)
         _run_chunks(chunks, files, pool, collected)
@@ -366,6 +371,7 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         raise DataError(f"{files.items}: no products (the list is empty or every record was skipped)")
     items_sha = reader.sha256 if num_products is None or state["records"] < num_products else None
     store.done("products.bin", collected.products)
+    tagger = tag_store(store, collected.titles, files.items.parent, pool if nouns else 1)
     store.done("human.bin", collected.human)
     store.array("products_offsets.npy", _offsets(collected.product_sizes))
     store.array("human_offsets.npy", _offsets(collected.human_sizes))
@@ -403,6 +409,6 @@ def _prepare(files: CatalogFiles, root: Path, seed: int, num_products: int | Non
         format=STORE_FORMAT, shopsim_version=shopsim.__version__, seed=seed, num_products=num_products,
         records=state["records"], products=count, goals=int(sum(n for _, n, _ in collected.instructions)),
         human_goals=len(collected.human_goals), range_prices=int(is_range.sum()), terms=len(collected.vocab),
-        postings=postings, sources=sources, files=store.entries)
+        postings=postings, nouns=tagger, sources=sources, files=store.entries)
     write_manifest(root, manifest)
     return manifest
