@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shopsim.page import Clickable, Feedback, PageState, ProductView, ResultCard
+from shopsim.page import Clickable, Feedback, PageState, ProductView, ResultCard, trusted
 
 __all__ = [
     "OBSERVATION_SCHEMA",
@@ -94,13 +94,13 @@ class ObservationState(_Frozen):
 def page_state_from_observation(obs: ObservationState, instruction: str | None = None, url: str | None = None) -> PageState:
     """The site-neutral PageState of a v8 page, so agents, traces and viewers built on PageState work.
 
-    Option clickables keep their v8 argument (``axis=value``); ``text`` is the bare value. Children
-    are built with ``model_construct`` (their fields come from a validated ObservationState): this
-    runs every step.
+    Option clickables keep their v8 argument (``axis=value``); ``text`` is the bare value. The page,
+    its clickables and cards are built with :func:`~shopsim.page.trusted` (their fields come from a
+    validated ObservationState, in fresh containers): this runs every step.
     """
     clicks: list[Clickable] = []
     if obs.search_available:
-        clicks.append(Clickable.model_construct(arg="search", text="Search", kind="search", selector=None, url=None,
+        clicks.append(trusted(Clickable, arg="search", text="Search", kind="search", selector=None, url=None,
                                                 axis=None, clicked=False))
     for arg in obs.clickables:
         kind = _NAV_KINDS.get(arg)
@@ -110,7 +110,7 @@ def page_state_from_observation(obs: ObservationState, instruction: str | None =
         elif kind is None:
             kind = "option"
             axis, _, value = arg.partition("=")
-        clicks.append(Clickable.model_construct(arg=arg, text=value, kind=kind, selector=None, url=None, axis=axis,
+        clicks.append(trusted(Clickable, arg=arg, text=value, kind=kind, selector=None, url=None, axis=axis,
                                                 clicked=axis is not None and obs.selected_options.get(axis) == value))
     product = None
     if obs.product is not None:
@@ -118,10 +118,10 @@ def page_state_from_observation(obs: ObservationState, instruction: str | None =
         product = ProductView(id=p.asin, title=p.title, price=p.price, currency=None, options=p.option_axes,
                               selected={a: obs.selected_options.get(a) for a in p.option_axes},
                               bullet_points=p.bullets, category_path=p.category, attributes=p.attributes)
-    return PageState(
-        page_type=_PAGE_TYPES[obs.page_type], url=url, instruction=instruction, query=obs.search_text,  # type: ignore[arg-type]
+    return trusted(
+        PageState, page_type=_PAGE_TYPES[obs.page_type], url=url, instruction=instruction, query=obs.search_text,  # type: ignore[arg-type]
         page_num=obs.page, total_results=obs.total_results, clickables=clicks, has_search_bar=obs.search_available,
-        results=[ResultCard.model_construct(id=r.asin, title=r.title, price=r.price, price_text="", sponsored=False,
+        results=[trusted(ResultCard, id=r.asin, title=r.title, price=r.price, price_text="", sponsored=False,
                                             url=None) for r in obs.results],
         product=product, feedback=Feedback(code=obs.action_feedback, message=obs.feedback_message),
     )

@@ -65,3 +65,15 @@ def _shop(browser, shop):
     state, *_ = browser.step("search[shoes]")
     state, *_ = browser.step("click[back to search]")
     assert state.page_type == "search" and browser.page.locator("#search_input").count() == 1
+
+
+def test_a_kept_page_that_crashed_is_replaced(web_server, chromium_path, browser_shutdown):
+    with BrowserSource(web_server.base_url, executable_path=chromium_path) as src:
+        src.reset(3)
+        crashed = src.page
+        with contextlib.suppress(Exception):  # the call dies with the page
+            src.context.new_cdp_session(crashed).send("Page.crash")
+        state = src.reset(4)
+        assert state.page_type == "search" and src.page is not crashed
+        state, *_ = src.step("search[shoes]")
+        assert state.page_type == "results"
