@@ -31,25 +31,29 @@ full: what queries reaching millions of postings want.
 **The rule** (:func:`exhaustive_pays`): exhaustive when the query's terms have at most
 ``_EXHAUSTIVE_MAX`` (200,000) postings in all, MaxScore above. Measured with
 ``benchmarks/search_topk.py --calibrate --clock cpu`` (both algorithms forced on every query,
-medians of 5, alternating; goal instructions, product queries and random mixes of 2-30 words)
-on WebShop's 1,000 products and seeded catalogs of 100,000 and 1,180,000, CPU milliseconds p50:
+medians of 5, alternating; goal instructions, product queries and random mixes of 2-30 words of
+the instructions) on WebShop's 1,000 products and seeded catalogs of 100,000 and 1,180,000, CPU
+milliseconds p50:
 
-======== ================ ============ ========= ===================
-products postings         exhaustive   MaxScore  exhaustive faster
-======== ================ ============ ========= ===================
-1k       all (< 10,000)   0.12         1.2       448 of 448
-100k     all (< 250,000)  1.2          3.7       446 of 446
-100k     100,000-150,000  1.7          5.2       96 of 96
-1.18M    < 100,000        2.2          3.7       51 of 52
-1.18M    100,000-200,000  4.4          6.0       51 of 63
-1.18M    200,000-300,000  8.1          7.5       16 of 44
-1.18M    > 1,000,000      37           16        29 of 148
-======== ================ ============ ========= ===================
+======== ======================== ============ ========= ===================
+products postings                 exhaustive   MaxScore  exhaustive faster
+======== ======================== ============ ========= ===================
+1k       all (< 10,000)           0.10         0.90      448 of 448
+100k     all (< 250,000)          1.3          3.6       446 of 446
+100k     100,000-150,000          1.8          5.0       96 of 96
+1.18M    < 100,000                2.0          3.0       51 of 52
+1.18M    100,000-200,000          3.9          5.2       48 of 63
+1.18M    200,000-300,000          7.1          6.6       20 of 44
+1.18M    300,000-1M, real queries 11.3         8.7       4 of 60
+1.18M    > 1M, instructions       18.8         14.8      11 of 118
+======== ======================== ============ ========= ===================
 
 The count of postings decides: the crossover sits near 200,000 at 1.18M, the smaller catalogs'
 queries never reach it (every one is faster exhaustive), and the number of terms does not move it
-for real queries (only random word mixes without a rare word stay exhaustive-friendly longer).
-So every goal instruction is exhaustive at 1k and 100k, and nearly all take MaxScore at 1.18M.
+for real queries. So every goal instruction is exhaustive at 1k and 100k, and nearly all take
+MaxScore at 1.18M. Random word mixes are the exception the rule leaves alone: their rare words
+share no document, θ stays low and MaxScore prunes little (1.18M, over 1M postings: 22 ms
+exhaustive, 52 MaxScore); no measure known before the search tells them from instructions.
 
 Per posting a term may carry its qtf=1 term score precomputed (:class:`TermPostings`'s
 ``scores``): an exhaustive query then sums stored floats, and MaxScore gathers them, instead of
@@ -208,9 +212,11 @@ def _exhaustive(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) ->
     """Every posting summed per document (``bincount`` adds in input order: the query's term order)."""
     docs = [p.docs for p, _ in hits]
     weights = [_clause_scores(p, qtf) for p, qtf in hits]
-    if sum(len(d) for d in docs) * _DENSE_FROM > doc_count:
-        return top_k(np.bincount(np.concatenate(docs), np.concatenate(weights), doc_count).astype(np.float32),
-                     id_rank, k)
+    total = sum(len(d) for d in docs)
+    if total * _DENSE_FROM > doc_count:  # laid end to end in reused buffers, as bincount wants them
+        at = np.concatenate(docs, out=_buffer(total, np.intp, "docs"), casting="same_kind")
+        w = np.concatenate(weights, out=_buffer(total, np.float64, "weights"), casting="same_kind")
+        return top_k(np.bincount(at, w, doc_count).astype(np.float32), id_rank, k)
     cand, sums = _merged_sums(docs, weights)  # few postings in a large catalog: the reached documents only
     return best_of(cand, sums.astype(np.float32), id_rank, k)
 
@@ -220,16 +226,21 @@ def _merged_sums(docs: list[np.ndarray], weights: list[np.ndarray]) -> tuple[np.
     added in the lists' order: a stable sort keeps each document's postings in that order, and
     ``bincount`` adds in input order (``add.reduceat`` need not: numpy sums float runs pairwise).
     """
-    d, w = np.concatenate(docs), np.concatenate(weights)
-    if not len(d):
-        return d, np.zeros(0, dtype=np.float64)
+    total = sum(len(x) for x in docs)
+    if not total:
+        return np.empty(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
+    d = np.concatenate(docs, out=_buffer(total, np.int32, "docs"), casting="same_kind")
     order = d.argsort(kind="stable")  # a merge of sorted runs
-    d = d[order]
-    first = np.empty(len(d), dtype=np.bool_)
+    d = np.take(d, order, out=_buffer(total, np.int32, "sorted docs"), mode="clip")  # clip: unbuffered
+    w = np.concatenate(weights, out=_buffer(total, np.float64, "weights"), casting="same_kind")
+    w = np.take(w, order, out=_buffer(total, np.float64, "sorted weights"), mode="clip")
+    first = _buffer(total, np.bool_, "first")
     first[0] = True
     np.not_equal(d[1:], d[:-1], out=first[1:])
     cand = d[first]
-    return cand, np.bincount(np.cumsum(first) - 1, w[order], len(cand))
+    slot = np.cumsum(first, out=_buffer(total, np.intp, "slots"))
+    slot -= 1
+    return cand, np.bincount(slot, w, len(cand))
 
 
 def _kth(values: np.ndarray, k: int) -> float:
@@ -372,6 +383,23 @@ def _scratch(size: int, dtype: type[np.generic]) -> np.ndarray:
         buf = np.zeros(max(size, 1024), dtype=dtype)
         setattr(_local, key, buf)
     return buf
+
+
+def _buffer(size: int, dtype: type[np.generic], role: str) -> np.ndarray:
+    """This thread's array of exactly ``size`` for one role in a query, contents undefined.
+
+    Arrays of a query's size, allocated and freed on every query, would come from fresh pages
+    of the kernel each time (glibc maps big blocks and returns a freed heap top): measured,
+    a thousand page faults a query at 1.18M products, most of the exhaustive path's time.
+    """
+    buffers: dict[tuple[str, str], np.ndarray] | None = getattr(_local, "buffers", None)
+    if buffers is None:
+        buffers = _local.buffers = {}
+    key = (role, np.dtype(dtype).name)
+    buf = buffers.get(key)
+    if buf is None or len(buf) < size:
+        buf = buffers[key] = np.empty(max(size, 1024), dtype=dtype)
+    return buf[:size]
 
 
 def _scores(cand: np.ndarray, terms: list[_Term]) -> np.ndarray:
