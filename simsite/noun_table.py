@@ -120,9 +120,24 @@ def _writable(folder: Path) -> bool:
     return bool(mode & 0o222) and os.access(folder, os.W_OK)
 
 
+def _in_package(folder: Path) -> bool:
+    """Whether ``folder`` is inside the installed shopsim (the bundled catalog): package data, not the user's."""
+    package = Path(__file__).resolve().parent
+    try:
+        folder.resolve().relative_to(package)
+    except ValueError:
+        return False
+    return True
+
+
 def _save(folder: Path, key: str, tagger: Tagger, tags: Mapping[str, tuple[str, ...]]) -> Path | None:
-    """Save beside the data if we may, else in the user cache; None when neither takes it."""
-    for place in ([folder] if _writable(folder) else []) + [cache_dir() / "nouns"]:
+    """Save beside the data if we may, else in the user cache; None when neither takes it.
+
+    Never beside the bundled catalog: a subset of it (``num_products=200``) would add a file to the
+    installed package; only ``python -m shopsim.simsite.noun_table`` writes the shipped table there.
+    """
+    beside = _writable(folder) and not _in_package(folder)
+    for place in ([folder] if beside else []) + [cache_dir() / "nouns"]:
         try:
             return write_table(place, key, tagger, tags)
         except OSError:
@@ -180,7 +195,10 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(args[0]) if args else default_catalog_dir()
     shop = Shop.load(folder)
     texts = {p.title for p in shop.product_list}
-    found = find_table(folder, table_key(texts, shop.nouns.tagger), texts)
+    key = table_key(texts, shop.nouns.tagger)
+    found = find_table(folder, key, texts)
+    if found is not None and found[0].parent != folder and _in_package(folder):  # the table we ship
+        found = (write_table(folder, key, shop.nouns.tagger, found[1]), found[1])
     print(found[0] if found is not None else f"nothing saved (tagger {shop.nouns.source}, {len(texts)} titles)")
     return 0
 

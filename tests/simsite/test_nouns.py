@@ -261,3 +261,13 @@ def test_buying_catalog_products_never_loads_spacy(bundled_store: Path) -> None:
     out = subprocess.run([sys.executable, "-c", _BUY, str(bundled_store)], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parents[2]).stdout.splitlines()
     assert out == [f"[{find_tagger().source!r}] False False", "True"], out
+
+
+def test_a_subset_of_the_bundled_catalog_saves_its_tags_in_the_user_cache(own_cache: Path) -> None:
+    shipped = sorted(default_catalog_dir().glob("shopsim-nouns-*.json"))
+    shop = Shop.load(None, num_products=37)
+    if shop.nouns.source == FALLBACK:
+        pytest.skip("no spaCy model installed: the fallback's tags are never saved")
+    assert sorted(default_catalog_dir().glob("shopsim-nouns-*.json")) == shipped  # the package is not written to
+    saved = list((own_cache / "nouns").glob("shopsim-nouns-*.json"))
+    assert len(saved) == 1 and len(json.loads(saved[0].read_text())["tags"]) == len({p.title for p in shop.product_list})
