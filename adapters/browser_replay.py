@@ -17,7 +17,7 @@ from shopsim.adapters.browser_obs import (
     PageObserver,
     context_options,
 )
-from shopsim.adapters.browser_source import EpisodeRecorder, RecordedEpisodes
+from shopsim.adapters.browser_page import EpisodeRecorder, RecordedEpisodes
 from shopsim.adapters.bundle import Bundle, BundleStep, normalize_url
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import ResetNeeded, SourceError
@@ -51,7 +51,7 @@ class BrowserReplaySource(RecordedEpisodes, ReplaySource):
         self.context: Any = None
         self.page: Any = None
         self._serving: dict[str, BundleStep] = {}
-        path = sources.find_browser(executable_path)  # ConfigError when there is none
+        path = sources.find_browser(executable_path, headless=headless)  # ConfigError when there is none
         try:
             self.browser = sources._Browser.get(path, headless).browser
         except Exception as exc:

@@ -7,25 +7,20 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import tempfile
 import uuid
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
-from shopsim.adapters.browser_obs import (
-    DEFAULT_VIEWPORT,
-    BrowserMode,
-    BrowserObservation,
-    PageObserver,
-    context_options,
-)
+from shopsim.adapters import browser_input
+from shopsim.adapters.browser_obs import DEFAULT_VIEWPORT, BrowserMode, BrowserObservation, PageObserver
+from shopsim.adapters.browser_page import EpisodePage, EpisodeRecorder, RecordedEpisodes
 from shopsim.adapters.source_base import EpisodeBook, SourceBase, StepOut
 from shopsim.errors import ConfigError, ResetNeeded, SourceError
 from shopsim.links import PageUrls
 from shopsim.page import Navigation, PageState
 from shopsim.translators.sim_pages import SimsiteTranslator
 
-__all__ = ["BROWSER_ARGS", "BrowserSource", "EpisodeRecorder", "find_browser", "playwright_ffmpeg"]
+__all__ = ["BROWSER_ARGS", "BrowserSource", "find_browser", "playwright_ffmpeg"]
 
 BROWSER_ARGS = [
     "--no-sandbox",
@@ -41,9 +36,17 @@ BROWSER_ARGS = [
 ]
 
 
-def find_browser(explicit: str | os.PathLike[str] | None = None) -> str | None:
+#: The document as ``page.content()`` serializes it (doctype, then the root's outer HTML) and its URL.
+_READ_JS = """() => [(document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '')
+  + (document.documentElement ? document.documentElement.outerHTML : ''), location.href]"""
+
+
+def find_browser(explicit: str | os.PathLike[str] | None = None, *, headless: bool = True) -> str | None:
     """A Chromium to launch: the explicit path, then Playwright's own (None = let it pick), then the system one.
 
+    Headless, Debian's ``chromium-headless-shell`` comes before its ``chromium``: the same Blink without
+    the desktop browser's profile services, it takes about half the CPU per page load (Playwright
+    itself launches its own headless shell, where installed, for a headless launch).
     Returns the executable path, or None when Playwright's bundled browser should be used.
     """
     if explicit is not None:
@@ -53,7 +56,8 @@ def find_browser(explicit: str | os.PathLike[str] | None = None) -> str | None:
     cache = os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or str(Path.home() / ".cache" / "ms-playwright")
     if cache != "0" and any(Path(cache).glob("chromium*/chrome-linux*/chrome")):
         return None
-    for path in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
+    shell = ("/usr/bin/chromium-headless-shell",) if headless else ()
+    for path in (*shell, "/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or ""):
         if path and Path(path).exists():
             return path
     raise ConfigError("no Chromium found: pass executable_path, run `playwright install chromium`, or install chromium")
@@ -93,140 +97,61 @@ def playwright_ffmpeg() -> Path | None:
 
 
 class _Browser:
-    """One Playwright + browser per process (launching Chromium is the slow part)."""
+    """One Playwright per process and one browser per (executable, headless): launching is the slow part."""
 
-    _instance: _Browser | None = None
+    _playwright: Any = None
+    _instances: ClassVar[dict[tuple[str | None, bool], _Browser]] = {}
 
     def __init__(self, executable_path: str | None, headless: bool):
-        from playwright.sync_api import sync_playwright
-
-        self.pw = sync_playwright().start()
-        try:
-            self.browser = self.pw.chromium.launch(executable_path=executable_path, headless=headless, args=BROWSER_ARGS)
-        except Exception:
-            self.pw.stop()
-            raise
+        self.browser = type(self)._playwright.chromium.launch(executable_path=executable_path, headless=headless,
+                                                              args=BROWSER_ARGS)
         self.key = (executable_path, headless)
 
     @classmethod
     def get(cls, executable_path: str | None, headless: bool) -> _Browser:
-        inst = cls._instance
+        inst = cls._instances.get((executable_path, headless))
         if inst is None or not inst.browser.is_connected():
-            cls._instance = inst = cls(executable_path, headless)
+            if cls._playwright is None:
+                from playwright.sync_api import sync_playwright
+
+                cls._playwright = sync_playwright().start()
+            try:
+                inst = cls._instances[(executable_path, headless)] = cls(executable_path, headless)
+            except Exception:
+                if not cls._instances:
+                    cls._stop()
+                raise
         return inst
 
     @classmethod
     def shutdown(cls) -> None:
-        if cls._instance is not None:
-            try:
-                cls._instance.browser.close()
-            finally:
-                cls._instance.pw.stop()
-                cls._instance = None
+        try:
+            for inst in cls._instances.values():
+                with contextlib.suppress(Exception):  # already gone
+                    inst.browser.close()
+        finally:
+            cls._instances.clear()
+            cls._stop()
 
-
-class EpisodeRecorder:
-    """Per-episode Playwright trace zips and videos for a browser source.
-
-    ``trace`` (a folder, or True for a temporary one) saves ``episode-<n>.zip`` with screenshots,
-    DOM snapshots and sources, for ``playwright show-trace``; ``video`` (a folder) saves
-    ``episode-<n>.webm``. A source calls :meth:`context_options` when it creates a context,
-    :meth:`start` once the context exists and :meth:`finish` before closing it (``owned=False`` for a
-    context the caller owns: tracing then goes chunk by chunk and the context stays open).
-    """
-
-    def __init__(self, trace: bool | str | os.PathLike[str] = False, video: str | os.PathLike[str] | None = None):
-        if trace is True:
-            self.trace_dir: Path | None = Path(tempfile.mkdtemp(prefix="shopsim-trace-"))
-        elif trace is False or trace is None:
-            self.trace_dir = None
-        else:
-            self.trace_dir = Path(trace)
-        self.video_dir = Path(video) if video is not None else None
-        for folder in (self.trace_dir, self.video_dir):
-            if folder is not None:
-                folder.mkdir(parents=True, exist_ok=True)
-        self.episode = 0
-        self.last_trace: Path | None = None
-        self.last_video: Path | None = None
-        self._tracing: Any = None  # the context being traced
-        self._chunked = False  # tracing was started on a caller's context: later episodes are chunks
-        self._active = False
-
-    def context_options(self) -> dict[str, Any]:
-        """``new_context`` keywords: ``record_video_dir`` when recording video."""
-        return {"record_video_dir": str(self.video_dir / "raw")} if self.video_dir is not None else {}
-
-    def start(self, context: Any) -> None:
-        """Begin an episode: start tracing ``context`` when tracing."""
-        self.episode += 1
-        self._active = True
-        if self.trace_dir is None:
-            return
-        if self._tracing is context and self._chunked:
-            context.tracing.start_chunk(title=f"episode {self.episode}")
-        else:
-            context.tracing.start(screenshots=True, snapshots=True, sources=True, title=f"episode {self.episode}")
-        self._tracing = context
-
-    def finish(self, context: Any, page: Any, *, owned: bool = True) -> None:
-        """End the episode: save the trace; close an owned ``context`` and save its video."""
-        if not self._active:
-            if owned and context is not None:
-                context.close()
-            return
-        self._active = False
-        name = f"episode-{self.episode}"
-        if self.trace_dir is not None and self._tracing is context and context is not None:
-            path = self.trace_dir / f"{name}.zip"
-            if owned:
-                context.tracing.stop(path=str(path))
-                self._tracing = None
-            else:
-                context.tracing.stop_chunk(path=str(path))
-                self._chunked = True
-            self.last_trace = path
-        if not owned:
-            return
-        video = getattr(page, "video", None) if self.video_dir is not None and page is not None else None
-        context.close()
-        if video is not None:
-            path = self.video_dir / f"{name}.webm"  # type: ignore[operator]
-            video.save_as(str(path))  # waits for the closed page's video to be written
-            video.delete()
-            self.last_video = path
-
-    def stop(self, context: Any) -> None:
-        """Stop tracing a caller's context for good (the source is closing)."""
-        if self._tracing is context and context is not None:
-            with contextlib.suppress(Exception):
-                context.tracing.stop()
-        self._tracing, self._chunked = None, False
-
-
-class RecordedEpisodes:
-    """``last_trace`` / ``last_video`` of a browser source that records its episodes (``self.recorder``)."""
-
-    recorder: EpisodeRecorder
-
-    @property
-    def last_trace(self) -> Path | None:
-        """The trace zip of the last finished episode (None when not tracing)."""
-        return self.recorder.last_trace
-
-    @property
-    def last_video(self) -> Path | None:
-        """The video of the last finished episode (None when not recording video)."""
-        return self.recorder.last_video
+    @classmethod
+    def _stop(cls) -> None:
+        if cls._playwright is not None:
+            cls._playwright.stop()
+            cls._playwright = None
 
 
 class BrowserSource(RecordedEpisodes, SourceBase):
-    """Real headless Chromium against a running server; a fresh browser context per episode.
+    """Real headless Chromium against a running server; one context and page, cleared between episodes.
 
-    ``page=`` drives a Playwright page the caller owns instead (no context is created or closed; reset
-    navigates it). ``trace=``/``video=`` record each episode (:class:`EpisodeRecorder`;
-    ``last_trace``/``last_video`` say where). :meth:`observe` gives the browser observation modes
-    (:mod:`shopsim.adapters.browser_obs`) at a fixed ``viewport``.
+    ``reuse_context=False`` opens a fresh context per episode instead (as recording ``video=`` does:
+    :class:`~shopsim.adapters.browser_page.EpisodePage` says what is cleared). A navigation waits
+    for ``wait_until`` (the DOM, which is all a page's state needs; ``"load"`` also waits for its
+    images); :meth:`observe` and :meth:`screenshot` wait for the whole page first. ``assets=False``
+    blocks the shop's stylesheet and images (all of ``/static/``): for text observations only (the
+    page's state is the same), and :meth:`observe` then refuses. ``page=`` drives a Playwright page the caller owns instead (no
+    context is created or closed; reset navigates it). ``trace=``/``video=`` record each episode
+    (:class:`EpisodeRecorder`; ``last_trace``/``last_video`` say where). :meth:`observe` gives the
+    browser observation modes (:mod:`shopsim.adapters.browser_obs`) at a fixed ``viewport``.
     """
 
     def __init__(
@@ -242,16 +167,21 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         video: str | os.PathLike[str] | None = None,
         page: Any = None,
         viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+        reuse_context: bool = True,
+        assets: bool = True,
+        wait_until: Literal["domcontentloaded", "load"] = "domcontentloaded",
     ):
         self.base_url = base_url.rstrip("/")
-        self.mode, self.timeout_ms = mode, timeout_ms
+        self.mode, self.timeout_ms, self.wait_until, self.assets = mode, timeout_ms, wait_until, assets
         self.translator = SimsiteTranslator()
         self.episode = EpisodeBook(max_steps)
         self.viewport = (int(viewport[0]), int(viewport[1]))
-        self.own_page = page is None
         if page is not None and video is not None:
             raise ConfigError("video= records a context the source creates; with page=, create your context "
                               "with record_video_dir yourself")
+        if page is not None and not assets:
+            raise ConfigError("assets=False blocks requests in a context the source creates; with page=, "
+                              "route your own context")
         if video is not None and playwright_ffmpeg() is None:
             raise ConfigError("video= needs the ffmpeg Playwright records with: run `playwright install ffmpeg`")
         self.context: Any = None if page is None else page.context
@@ -261,20 +191,29 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         self.session_id: str | None = None
         self._goal: int | None = None
         self.browser: Any = None
+        self.pages: EpisodePage | None = None
         if page is not None:
             return
         try:
-            self.browser = _Browser.get(find_browser(executable_path), headless).browser
+            self.browser = _Browser.get(find_browser(executable_path, headless=headless), headless).browser
         except ConfigError:
             raise
         except Exception as exc:
             raise SourceError(f"could not launch Chromium: {exc}") from exc
+        self.pages = EpisodePage(self.browser, self.recorder, viewport=self.viewport, timeout_ms=timeout_ms,
+                                 reuse=reuse_context, assets=assets)
 
     def _absolute(self, url: str) -> str:
         return url if url.startswith(("http://", "https://")) else self.base_url + url
 
     def _read(self) -> PageState:
-        return self.translator.parse(self.page.content(), self.page.url)
+        """The page's state from its DOM and URL, in one main-world call.
+
+        ``page.content()`` gives the same string but first injects Playwright's selector engine
+        into each new document (about twice the time of the whole read).
+        """
+        html, url = self.page.evaluate(_READ_JS)
+        return self.translator.parse(html, url)
 
     def reset(self, goal_index: int, seed: int = 0) -> PageState:
         """End the previous episode and open a fresh session for goal ``goal_index`` in the browser."""
@@ -282,16 +221,15 @@ class BrowserSource(RecordedEpisodes, SourceBase):
 
         self.end_episode()
         try:
-            if self.own_page:
-                self.context = self.browser.new_context(**context_options(self.viewport),
-                                                        **self.recorder.context_options())
-                self.context.set_default_timeout(self.timeout_ms)
-                self.page = self.context.new_page()
+            self.session_id, self._goal = f"fixed_{goal_index}_{uuid.uuid4().hex[:12]}", goal_index
+            first = f"{self.base_url}/{self.session_id}"
+            if self.pages is not None:
+                self.page = self.pages.open(first, self.wait_until)
+                self.context = self.pages.context
             else:
                 self.page.set_viewport_size({"width": self.viewport[0], "height": self.viewport[1]})
-            self.recorder.start(self.context)
-            self.session_id, self._goal = f"fixed_{goal_index}_{uuid.uuid4().hex[:12]}", goal_index
-            self.page.goto(f"{self.base_url}/{self.session_id}")
+                self.recorder.start(self.context)
+                self.page.goto(first, wait_until=self.wait_until)
             return self.episode.start(self._checked(self._read()))
         except PlaywrightError as exc:
             raise SourceError(f"browser reset failed: {exc}") from exc
@@ -304,8 +242,20 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         """
         if self.episode.state is None or self.page is None:
             raise ResetNeeded("observe")
+        if not self.assets:
+            raise ConfigError(f"observe({mode!r}) reads the page as it is drawn: BrowserSource(assets=True)")
+        self._loaded()
         redact = {self.session_id: f"fixed_{self._goal}"} if self.session_id else None
         return self.observer.observe(self.page, self.episode.state, mode, redact=redact)
+
+    def _loaded(self) -> None:
+        """Wait for the whole page (images, stylesheets): what is drawn, not only the DOM."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            self.page.wait_for_load_state("load")
+        except PlaywrightError as exc:
+            raise SourceError(f"browser page {self.page.url} did not finish loading: {exc}") from exc
 
     def _checked(self, state: PageState) -> PageState:
         if state.page_type == "unknown":
@@ -337,35 +287,29 @@ class BrowserSource(RecordedEpisodes, SourceBase):
             links = PageUrls(state)
             links.keywords, links.page = nav.form["search_query"].split(" "), 1
             url = links.results(1)
-        self.page.goto(self._absolute(url))
+        self.page.goto(self._absolute(url), wait_until=self.wait_until)
 
     def _click(self, nav: Navigation) -> None:
-        page = self.page
+        """Type and click as a user would (:mod:`shopsim.adapters.browser_input`): the real element or an error."""
         if nav.kind == "form" and "search_query" in nav.form:
-            page.fill("#search_input", nav.form["search_query"])
-            with page.expect_navigation():
-                page.click("button.search-btn")
+            browser_input.fill(self.page, "#search_input", nav.form["search_query"])
+            browser_input.click(self.page, "button.search-btn", self.wait_until)
             return
-        if not nav.selector or page.locator(nav.selector).count() == 0:
-            # Click mode must click the real element: a missing one is a broken page, not a detour.
-            raise SourceError(f"click mode: no element matches {nav.selector!r} on {page.url}")
-        with page.expect_navigation():
-            page.locator(nav.selector).first.click()
+        if not nav.selector:
+            raise SourceError(f"click mode: no element for {nav.kind!r} on {self.page.url}")
+        browser_input.click(self.page, nav.selector, self.wait_until)
 
     def end_episode(self) -> None:
-        """Finish the episode now: save its trace and video, close an owned context (reset and close do this)."""
-        self.observer.detach()
-        if not self.own_page:
+        """Finish the episode now: save its trace and video, close a context not kept (reset and close do this)."""
+        if self.pages is None:
+            self.observer.detach()
             with contextlib.suppress(Exception):  # the caller's page may be gone
                 self.recorder.finish(self.context, self.page, owned=False)
             return
-        if self.context is not None:
-            try:
-                self.recorder.finish(self.context, self.page)
-            except Exception:  # the browser may already be gone; the context is lost either way
-                with contextlib.suppress(Exception):
-                    self.context.close()
-            self.context = self.page = None
+        self.pages.finish()
+        if self.pages.page is not self.page:  # closed: its CDP session went with it
+            self.observer.detach()
+        self.context, self.page = self.pages.context, self.pages.page
 
     def screenshot(self, path: str | os.PathLike[str]) -> None:
         """Save a screenshot and the page HTML next to it (for failing tests)."""
@@ -373,14 +317,19 @@ class BrowserSource(RecordedEpisodes, SourceBase):
             return
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(Exception):  # best effort: the page may be gone
+            self.page.wait_for_load_state("load")
             Path(path).with_suffix(".html").write_text(self.page.content(), encoding="utf-8")
             self.page.screenshot(path=str(path), full_page=True)
 
     def close(self) -> None:
-        """End the episode and close the browser, if this source launched it."""
+        """End the episode and close the source's context (the process-wide browser stays open)."""
         self.end_episode()
-        if not self.own_page:
+        self.observer.detach()
+        if self.pages is None:
             self.recorder.stop(self.context)
+            return
+        self.pages.close()
+        self.context = self.page = None
 
     @staticmethod
     def shutdown() -> None:

@@ -293,7 +293,7 @@ def chromium_launch_args(launch_args: Mapping[str, Any], browser_name: str | Non
         return args
     explicit = os.environ.get("SHOPSIM_CHROMIUM") or None
     try:
-        path = find_browser(explicit)
+        path = find_browser(explicit, headless=bool(args.get("headless", True)))  # --headed: not the headless shell
     except ConfigError as exc:
         if explicit is not None:  # a setting that points nowhere is a mistake to report, not to skip
             pytest.fail(f"shopsim: SHOPSIM_CHROMIUM: {exc}", pytrace=False)

@@ -1,10 +1,12 @@
 """``shopsim eval``'s workers, in this process or in spawned worker processes.
 
-Each worker builds its own page source (and browser) and runs a slice of the goals through the one
-episode loop (:func:`shopsim.agents.episode.run_episode`), whose step hook writes every step to its
-``traces.part<N>.jsonl``; every finished episode goes to the parent through a queue. With
-``trace`` on, each browser episode's Playwright trace is saved as ``traces/goal-<N>.zip`` (with
-``failures``, only when the episode's r_success is 0) and its path recorded in the episode.
+Each worker builds its own page source (and browser: one context and page for all its episodes,
+cleared between them; images and stylesheets only when screenshots or traces are kept) and runs a
+slice of the goals through the one episode loop (:func:`shopsim.agents.episode.run_episode`), whose
+step hook writes every step to its ``traces.part<N>.jsonl``; every finished episode goes to the
+parent through a queue. With ``trace`` on, each browser episode's Playwright trace is saved as
+``traces/goal-<N>.zip`` (with ``failures``, only when the episode's r_success is 0) and its path
+recorded in the episode.
 Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
 them, so an aborted run never leaves browsers behind. :class:`EpisodePlayer` is the part both
 executors share: the Ray actors (``agents.evaluation.ray_executor``) play episodes with it too.
@@ -59,8 +61,9 @@ def _source(cfg: EvalConfig, stack: ExitStack, part: int) -> Any:
     if cfg.adapter == "http":
         return stack.enter_context(HttpSource(cfg.base_url, strict=cfg.strict, max_steps=None))
     trace: Any = Path(cfg.out) / TRACE_DIR / f".part{part}" if cfg.trace != "off" else False
+    # The agent reads text: images and stylesheets only matter to a person looking at screenshots or traces.
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path,
-                                             trace=trace))
+                                             trace=trace, assets=cfg.screenshots or cfg.trace != "off"))
 
 
 def _save_trace(source: Any, out: Path, goal: int, keep: bool, scrub: Scrubber) -> str | None:

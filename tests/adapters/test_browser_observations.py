@@ -261,6 +261,25 @@ def test_text_modes_are_unchanged_on_a_browser_source(source, bundled_shop):
     assert obs == ref and "element_actions" not in info and "screenshot_png" not in info
 
 
+@pytest.mark.slow
+@pytest.mark.browser
+def test_without_assets_the_page_reads_the_same_and_is_not_observed(server, chromium_path, browser_shutdown):
+    """``assets=False``: no image or stylesheet loads, the state is the drawn page's, observe() refuses."""
+    with BrowserSource(server.base_url, executable_path=chromium_path, assets=False) as lean, \
+            BrowserSource(server.base_url, executable_path=chromium_path) as drawn:
+        states = [(src.reset(GOAL), src.step("search[shoes for men]")[0]) for src in (lean, drawn)]
+        assert render_simple(states[0][1]) == render_simple(states[1][1]) and len(states[0][1].results) == 10
+        assert states[0][1].valid_actions() == states[1][1].valid_actions()
+        loaded = """() => [document.images.length, Array.from(document.images).filter((i) => i.naturalWidth).length,
+          getComputedStyle(document.body).fontFamily]"""  # style.css sets the body's font
+        images, shown, font = lean.page.evaluate(loaded)
+        assert (images, shown) == (10, 0) and font != "system-ui, sans-serif"
+        drawn.observe("axtree")  # waits for the whole page
+        assert drawn.page.evaluate(loaded) == [10, 10, "system-ui, sans-serif"]
+        with pytest.raises(ConfigError, match=r"assets=True"):
+            lean.observe("axtree")
+
+
 # ---- traces, video, a caller's page ----------------------------------------------------------------
 @pytest.mark.slow
 @pytest.mark.browser
@@ -311,6 +330,8 @@ def test_a_page_the_caller_owns(tmp_path: Path, server, chromium_path, browser_s
     try:
         with pytest.raises(ConfigError, match="page="):
             BrowserSource(server.base_url, page=page, video=tmp_path)
+        with pytest.raises(ConfigError, match="page="):
+            BrowserSource(server.base_url, page=page, assets=False)
         src = BrowserSource(server.base_url, page=page, trace=tmp_path)
         env = ShopEnv(bundled_shop, observation_mode="axtree", source=src)
         obs, _ = env.reset(options={"goal": GOAL})

@@ -47,9 +47,13 @@ def test_http_sources_agree(goal, kind, bundled_shop, web_server):
 @pytest.mark.browser
 @pytest.mark.parametrize(("goal", "kind"), BROWSER_EPISODES)
 def test_browser_sources_agree(goal, kind, bundled_shop, web_server, chromium_path, browser_shutdown):
+    """As ``shopsim eval`` drives them (no images or stylesheets), and clicking a fully drawn page in a
+    fresh context."""
+    base, path = web_server.base_url, chromium_path
     _agree(bundled_shop, goal, kind, {
-        "browser-url": BrowserSource(web_server.base_url, mode="url", executable_path=chromium_path),
-        "browser-click": BrowserSource(web_server.base_url, mode="click", executable_path=chromium_path),
+        "browser-url": BrowserSource(base, mode="url", executable_path=path, assets=False),
+        "browser-click": BrowserSource(base, mode="click", executable_path=path, assets=False),
+        "browser-click-drawn": BrowserSource(base, mode="click", executable_path=path, reuse_context=False),
     })
 
 

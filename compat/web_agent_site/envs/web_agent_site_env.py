@@ -83,7 +83,7 @@ class WebAgentSiteEnv(*_BASES):  # type: ignore[misc]
 
     def reset(self, session: int | str | None = None, instruction_text: str | None = None, seed: int | None = None,
               return_info: bool = False, options: dict[str, Any] | None = None) -> Any:
-        """Open a new session (a fresh browser context) on goal ``session`` or a drawn goal."""
+        """Open a new session (in the browser page, cleared of the last one) on goal ``session`` or a drawn goal."""
         if seed is not None:
             self._rng = random.Random(seed)
         assert self.source is not None

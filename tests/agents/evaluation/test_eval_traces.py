@@ -101,7 +101,8 @@ def test_all_with_two_workers_and_a_key_typed_into_the_shop(tmp_path: Path, web_
     assert (out / "screenshots" / "0-1.html").exists()  # the results page, the key in its search box
     for name, data in _all_bytes(out):
         assert KEY.encode() not in data.lower(), name
-    assert "fill" in zipfile.ZipFile(out / "traces" / "goal-0.zip").read("trace.trace").decode()
+    # the typing is in the trace (click mode types as a keyboard does: shopsim.adapters.browser_input)
+    assert "keyboardInsertText" in zipfile.ZipFile(out / "traces" / "goal-0.zip").read("trace.trace").decode()
 
 
 def test_trace_needs_the_browser_adapter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
