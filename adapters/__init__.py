@@ -38,7 +38,8 @@ def __getattr__(name: str) -> Any:
     module = _NAMES.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    value = globals()[name] = getattr(importlib.import_module(module), name)  # later reads skip this hook
+    return value
 
 
 def register_envs() -> None:

@@ -25,6 +25,7 @@ end each goal with the same reward (checked, else the script fails).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -158,6 +159,7 @@ def main() -> int:
     ap.add_argument("--variants", nargs="*", default=["old", "full", "new", "lean"],
                     choices=["old", "full", "new", "lean"])
     ap.add_argument("--chromium", default=None, help="one Chromium for every variant (default: as each says)")
+    ap.add_argument("--json", action="store_true", help="also print the rows as one JSON list (last line)")
     args = ap.parse_args()
     goals = list(range(args.episodes))
     shop = Shop.from_config(ShopConfig())
@@ -195,6 +197,8 @@ def main() -> int:
         print("  ".join(f"{r.get(c, '')!s:>9}" for c in cols))
     print(f"(medians of {args.rounds} rounds of {args.episodes} episodes; phases in ms; one worker, server thread "
           "in-process)")
+    if args.json:
+        print(json.dumps(rows))
     return 0
 
 
