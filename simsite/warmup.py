@@ -3,10 +3,9 @@
 A fresh server's first purchase used to take ~500 ms (then 1.5 ms): the type reward loads the noun
 tagger, each template compiles on its first page, the text renderers and the JSON encoder import
 and warm their caches. A client with a short timeout (BrowserGym's 500 ms click) then reads a
-successful purchase as a failure. :func:`warm_webshop` pays all of it at start-up: it tags a small
-catalog through the shop's own priming entry point (:meth:`Shop.prime_nouns`; a larger one keeps its
-titles to be tagged when bought, as opening it does: tagging 100k titles would hold start-up for
-minutes, and the warm-up's own purchase still loads the tagger), then plays one
+successful purchase as a failure. :func:`warm_webshop` pays all of it at start-up. The titles'
+noun tags are already loaded (opening a shop of up to 5,000 titles loads or tags them once,
+:mod:`~shopsim.simsite.noun_table`), so it then plays one
 throwaway session through every page type (search, results, item, sub-page, done with its reward)
 and renders each page as HTML, as text and as the API's JSON. The session is no server session: it
 is not logged, leased or counted, so what clients see is unchanged.
@@ -19,7 +18,6 @@ import time
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite.html import render_error, render_html
 from shopsim.simsite.json_api import FastJSONResponse
-from shopsim.simsite.noun_table import EAGER_LIMIT
 from shopsim.simsite.server import Warmup
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
@@ -32,10 +30,8 @@ WARMUP_SID = "warm-up"
 
 
 def warm_webshop(shop: Shop) -> Warmup:
-    """Tag the catalog, then render every page type once and score one purchase (see module doc)."""
+    """Render every page type once and score one purchase (loading the tagger if titles are untagged)."""
     t0 = time.perf_counter()
-    if len(shop.products) <= EAGER_LIMIT:
-        shop.prime_nouns()
     shop_fingerprint(shop)  # what a snapshot or restore hashes on first use
     session = ShopSession(shop, shop.goal(0), WARMUP_SID)
     keywords = (session.state.instruction or "shoes").lower().split()[:6]
