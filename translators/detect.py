@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import collapse
 
-__all__ = ["blocked_reason", "detect_site", "wall_reason"]
+__all__ = ["blocked_reason", "china_wall", "detect_site", "wall_reason"]
 
 _SITE_HOSTS = {"amazon": ("amazon.",), "ebay": ("ebay.",)}
 
@@ -119,7 +119,61 @@ _BLOCKED_TEXT = [
     ("looks like this page is missing", "error page (not found)"),
     ("sorry! something went wrong on our end", "error page (something went wrong)"),
     ("sorry, we just need to make sure you're not a robot", "robot check (captcha)"),
+    ("访问频繁", "rate limit (访问频繁)"),
+    ("訪問頻繁", "rate limit (訪問頻繁)"),
+    ("请求过于频繁", "rate limit (请求过于频繁)"),
+    ("操作过于频繁", "rate limit (操作过于频繁)"),
+    ("验证一下，购物无忧", "captcha (JD verification)"),
+    ("滑动验证", "captcha (slider)"),
+    ("请拖动下方滑块", "captcha (slider)"),
+    ("请按住滑块", "captcha (slider)"),
 ]
+
+
+#: Marks of Chinese shops' walls (JD risk pages, Alibaba's slider captcha and punish pages, login walls):
+#: their scripts and the '亲，请登录' login link also ride along on ordinary pages, so on a large page
+#: they count only once it shows no product (``china_wall(..., strict=False)``).
+CHINA_WALL_TEXT = [
+    ("访问频繁", "rate limit (访问频繁)"),
+    ("請求過於頻繁", "rate limit (請求過於頻繁)"),
+    ("请求过于频繁", "rate limit (请求过于频繁)"),
+    ("risk_handler", "captcha (JD risk check)"),
+    ("验证一下，购物无忧", "captcha (JD verification)"),
+    ("滑动验证", "captcha (slider)"),
+    ("请拖动下方滑块", "captcha (slider)"),
+    ("请按住滑块", "captcha (slider)"),
+    ("nc_1_n1z", "captcha (Alibaba slider)"),
+    ("x5secdata", "bot wall (Alibaba punish page)"),
+    ("/_____tmd_____/punish", "bot wall (Alibaba punish page)"),
+    ("baxia-punish", "bot wall (Alibaba punish page)"),
+    ("punish?x5", "bot wall (Alibaba punish page)"),
+    ("亲，请登录", "login wall (亲，请登录)"),
+    ("亲，请登陆", "login wall (亲，请登录)"),
+    ("fm-login-id", "login wall (login form)"),
+    ("login.taobao.com/member/login", "login wall (Taobao login)"),
+    ("passport.jd.com/new/login", "login wall (JD login)"),
+]
+#: Titles of those walls (a shop page is never titled so).
+_CHINA_WALL_TITLES = re.compile(r"^(?:京东验证|京東驗證|安全验证|验证中心|身份验证|滑动验证|访问受限|访问频繁|访问被拒绝|"
+                                r"请登录|登录|淘宝网 - 淘！我喜欢$|page unavailable|punish|captcha interception)|欢迎登录|用户登录", re.I)
+_CHINA_LOGIN_ONLY = ("fm-login-id", "login.taobao.com/member/login", "passport.jd.com/new/login", "亲，请登录",
+                     "亲，请登陆")
+
+
+def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | None:
+    """A Chinese shop's captcha, rate-limit, punish or login page: by its title, by its marks on a
+    page as small as a wall, or (``strict=False``, for a page that showed no product) anywhere.
+    """
+    raw_title = _title(tree)
+    if _CHINA_WALL_TITLES.search(raw_title):
+        return f"bot wall ({raw_title[:60]})"
+    sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
+    if strict and len(html) >= WALL_PAGE_CHARS:
+        return None
+    for mark, reason in CHINA_WALL_TEXT:
+        if mark in sample and (not strict or mark not in _CHINA_LOGIN_ONLY or len(html) < 20_000):
+            return reason
+    return None
 
 
 #: Marks of challenge vendors. Their scripts also ride along on ordinary pages (Cloudflare injects its
@@ -137,6 +191,7 @@ _WALL_TEXT = [
     ("you don't have permission to access", "access denied (Akamai)"),
     ("errors.edgesuite.net", "access denied (Akamai)"),
     ("verify you are a human", "bot challenge (human verification)"),
+    *CHINA_WALL_TEXT,
 ]
 #: A wall page is a few kilobytes of markup (challenge scripts included); shop pages are far larger.
 WALL_PAGE_CHARS = 60_000

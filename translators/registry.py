@@ -2,8 +2,8 @@
 
 Every shop's translator is registered here with a ``detect`` predicate over the page (its markup,
 its parsed tree, its URL); a page is read by the first registered translator whose predicate
-accepts it. Built in, in this order: the sim's own pages (``simsite``), ``amazon``, ``ebay`` and
-any other shop (``other``, the generic translator, which also reads a page no predicate claims).
+accepts it. Built in, in this order: the sim's own pages (``simsite``), ``amazon``, ``ebay``, the Chinese and
+Taiwanese shops (``china``) and any other shop (``other``, the generic translator, which also reads a page no predicate claims).
 A shop registered with :func:`register_translator` is tried before the built-in ones, so adding a
 shop is one call (the registry imports no parser until a page is read, so the command line can
 list the sites cheaply). :func:`translate_html` and :func:`translate_file` are what ``shopsim.translate``
@@ -105,6 +105,15 @@ def _is_ebay(page: PageSeen) -> bool:
     return page.market_site == "ebay"
 
 
+def _is_china_shop(page: PageSeen) -> bool:
+    """Taobao, Tmall, JD, 1688, AliExpress and the Taiwanese shops, by URL or by their page marks."""
+    if page.tree is None or page.market_site in ("amazon", "ebay"):
+        return False
+    from shopsim.translators.china_ids import family_of
+
+    return family_of(page.url, page.html, page.tree) is not None
+
+
 def _is_other_shop(page: PageSeen) -> bool:
     return page.market_site == "other"
 
@@ -113,6 +122,7 @@ _BUILTIN: tuple[TranslatorEntry, ...] = (
     TranslatorEntry("simsite", "shopsim.translators.sim_pages:SimsiteTranslator", _is_sim_page),
     TranslatorEntry("amazon", "shopsim.translators.amazon:AmazonTranslator", _is_amazon),
     TranslatorEntry("ebay", "shopsim.translators.ebay:EbayTranslator", _is_ebay),
+    TranslatorEntry("china", "shopsim.translators.china_shops:ChinaShopTranslator", _is_china_shop),
     TranslatorEntry("other", "shopsim.translators.generic:GenericTranslator", _is_other_shop),
 )
 #: The fallback: it reads a page no predicate claims (a page showing no shop stays ``unknown``).

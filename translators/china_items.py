@@ -1,0 +1,214 @@
+"""Item pages of Chinese shops: title, displayed price, SKU rows with their raw axis names, breadcrumb.
+
+Each field is read by the markup of the shop's layouts (classic Taobao/Tmall ``tb-`` pages, the
+React detail pages whose classes carry hashed suffixes such as ``SkuContent--skuItem--3Nb1tMw``, JD's
+``sku-name`` / ``p-price`` / ``#choose-attrs``, 1688's ``od`` modules, AliExpress' ``sku-property``
+rows), then by the page's script data (``script_data``: SKU property lists, product records),
+then by its ``<title>`` with the shop's suffix taken off.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from shopsim.translators.cards import price_text, text_of
+from shopsim.translators.dom import attr, collapse
+from shopsim.translators.prices import PriceInfo, parse_price
+from shopsim.translators.script_data import ScriptBlob, script_product, sku_axes, walk
+
+__all__ = ["ITEM_TITLES", "ChinaItem", "page_title", "read_china_item"]
+
+ITEM_TITLES: dict[str, tuple[str, ...]] = {
+    "taobao": ('[class*="mainTitle--"]', '[class*="MainTitle--"]', "h3.tb-main-title", ".tb-main-title",
+               ".tb-detail-hd h1", "#J_Title h3", '[class*="ItemTitle--"]'),
+    "jd": (".sku-name", ".sku-title", '[class*="sku-name"]', ".itemInfo-wrap .name h1", ".product-intro .name"),
+    "1688": (".title-content h1", ".od-pc-offer-title-contain h1", '[class*="offer-title"] h1', ".d-title",
+             ".title-text"),
+    "aliexpress": ('h1[data-pl="product-title"]', ".product-title-text", '[class*="title--wrap--"] h1',
+                   ".product-title h1", '[data-pl="product-title"]'),
+}
+ITEM_TITLES["tmall"] = ITEM_TITLES["taobao"]
+_PRICES: dict[str, tuple[str, ...]] = {
+    "taobao": ('[class*="highlightPrice--"] [class*="text--"]', '[class*="Price--priceText--"]',
+               '[class*="priceText--"]', "#J_PromoPriceNum", "#J_StrPrice .tb-rmb-num", ".tm-promo-price .tm-price",
+               ".tm-price", ".tb-rmb-num"),
+    "jd": (".p-price .price", ".summary-price .price", "#jd-price", '[class*="p-price"] [class*="price"]'),
+    "1688": (".price-comp .price-info", '[class*="price-text"]', ".price-now", '[class*="price-info"]'),
+    "aliexpress": (".product-price-current", '[class*="price--currentPriceText--"]', '[class*="currentPrice--"]',
+                   '[class*="price-default--current--"]', ".uniform-banner-box-price", ".product-price-value"),
+}
+_PRICES["tmall"] = _PRICES["taobao"]
+_STRUCK = re.compile(r"(?i)origin|subPrice|linePrice|del-|oldPrice|line-through|strike")
+
+
+@dataclass(frozen=True)
+class _SkuLayout:
+    """Where one layout keeps its SKU rows: the row, its axis label, its values, a value's text."""
+
+    row: str
+    label: str
+    value: str
+    text: str = ""
+
+
+_SKU_LAYOUTS = (
+    _SkuLayout('[class*="skuItem--"]', '[class*="labelText--"], [class*="ItemLabel--"], [class*="skuCate"]',
+               '[class*="valueItem--"]', '[class*="valueItemText--"]'),
+    _SkuLayout("dl.tb-prop, dl.J_Prop", "dt", "dd li", "span"),
+    _SkuLayout("#choose-attrs .p-choose, #choose-attrs [data-type], .choose-attrs .p-choose", ".dt", ".dd .item", "i"),
+    _SkuLayout('#skuSelection .feature-item, [class*="sku-selection"] .feature-item', ".feature-item-label",
+               ".item-label, .sku-item-name, .prop-name"),
+    _SkuLayout('.sku-property, [class*="sku-item--property--"]', '.sku-title, [class*="sku-item--title--"]',
+               '.sku-property-item, [class*="sku-item--image--"], [class*="sku-item--text--"]'),
+)
+_SELECTED = re.compile(r"(?i)(?:^|[\s_-])(?:tb-)?(?:is)?selected|(?:^|[\s_-])active(?:$|[\s_-])|--selected")
+_LABEL_SPLIT = re.compile(r"^(.*?)\s*[:：]\s*(.*)$")
+_LABEL_NOISE = re.compile(r"^(?:选择|選擇|请选择|請選擇)|[:：]\s*$")
+
+
+@dataclass
+class ChinaItem:
+    """What a Chinese shop's item page shows."""
+
+    title: str = ""
+    price: PriceInfo = field(default_factory=lambda: PriceInfo(None, None, ""))
+    options: dict[str, list[str]] = field(default_factory=dict)
+    selected: dict[str, str | None] = field(default_factory=dict)
+    category_path: list[str] = field(default_factory=list)
+    rating: float | None = None
+
+
+def _first_text(root: LexborNode, selectors: tuple[str, ...]) -> str:
+    for sel in selectors:
+        for node in root.css(sel)[:3]:
+            text = collapse(attr(node, "data-title")) or text_of(node)
+            if text and len(text) >= 2:
+                return text
+    return ""
+
+
+def _price(root: LexborNode, selectors: tuple[str, ...], hint: str | None) -> PriceInfo:
+    for sel in selectors:
+        for node in root.css(sel)[:6]:
+            if any(_STRUCK.search(attr(n, "class")) for n in (node, node.parent) if n is not None):
+                continue
+            info = parse_price(price_text(node), hint)
+            if info.value is None and node.parent is not None:  # '¥' and '12.90' in sibling spans
+                info = parse_price(price_text(node.parent), hint)
+            if info.value is not None:
+                return PriceInfo(info.value, info.currency or hint, info.text)
+    return PriceInfo(None, hint, "")
+
+
+def _value_text(node: LexborNode, layout: _SkuLayout) -> str:
+    inner = node.css_first(layout.text) if layout.text else None
+    for text in (attr(node, "data-value") if "choose" in layout.row else "", text_of(inner) if inner else "",
+                 attr(node, "title"), attr(node.css_first("[title]"), "title"), text_of(node),
+                 attr(node.css_first("img[alt]"), "alt")):
+        text = collapse(text)
+        if text and not re.fullmatch(r"[\d:;]+", text):
+            return text
+    return ""
+
+
+def _axis_name(row: LexborNode, layout: _SkuLayout) -> tuple[str, str | None]:
+    """The axis label as shown ('选择颜色' -> '颜色'; AliExpress 'Color: Black' -> 'Color', 'Black')."""
+    label = text_of(row.css_first(layout.label)) or attr(row, "data-type") or attr(row, "data-property")
+    m = _LABEL_SPLIT.match(label)
+    name, shown = (m.group(1), m.group(2) or None) if m else (label, None)
+    return _LABEL_NOISE.sub("", name).strip(), shown
+
+
+def _sku_rows(root: LexborNode) -> tuple[dict[str, list[str]], dict[str, str | None]]:
+    for layout in _SKU_LAYOUTS:
+        rows = root.css(layout.row)[:12]
+        options: dict[str, list[str]] = {}
+        selected: dict[str, str | None] = {}
+        for row in rows:
+            if any(p.mem_id in {r.mem_id for r in rows} for p in _parents(row, 6)):
+                continue  # a row nested in another match (a wrapper matched too)
+            name, shown = _axis_name(row, layout)
+            values: list[str] = []
+            chosen = shown
+            for node in row.css(layout.value)[:200]:
+                text = _value_text(node, layout)
+                if text and text not in values and text != name:
+                    values.append(text)
+                    if chosen is None and (_SELECTED.search(attr(node, "class")) or "true" in (
+                            attr(node, "aria-checked"), attr(node, "aria-selected"))):
+                        chosen = text
+            if name and values and name not in options:
+                options[name] = values
+                selected[name] = chosen if chosen in values else None
+        if options:
+            return options, selected
+    return {}, {}
+
+
+def _parents(node: LexborNode, levels: int) -> list[LexborNode]:
+    out: list[LexborNode] = []
+    parent = node.parent
+    while parent is not None and len(out) < levels:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _crumbs(root: LexborNode, family: str) -> list[str]:
+    if family != "jd":
+        return []
+    items = root.css("#crumb-wrap .crumb .item, .crumb-wrap .crumb .item")[:12]
+    texts = [text_of(n) for n in items if "sep" not in attr(n, "class").split()]
+    return [t for t in texts if t and t not in (">", "›")]
+
+
+_RATING_KEYS = {"averagestar", "evaragestar", "averagescore", "ratingscore", "rating"}
+
+
+def _script_rating(blobs: list[ScriptBlob]) -> float | None:
+    for _, value in walk(blobs, 20_000):
+        if not isinstance(value, dict):
+            continue
+        for key, raw in value.items():
+            if str(key).lower() in _RATING_KEYS and isinstance(raw, (str, int, float)) and not isinstance(raw, bool):
+                try:
+                    rating = float(raw)
+                except ValueError:
+                    continue
+                if 0 < rating <= 5:
+                    return rating
+    return None
+
+
+_TITLE_SUFFIX = re.compile(r"\s*(?:【[^】]*】)?\s*[-–—_|]\s*(?:淘宝网|淘寶網|tmall\.com天猫|天猫|天貓|京东|京東|JD\.COM|"
+                           r"阿里巴巴|1688|AliExpress|Aliexpress)[^-–—_|]*$", re.IGNORECASE)
+
+
+def page_title(tree: LexborHTMLParser) -> str:
+    """The ``<title>`` (or og:title) with the shop's name and JD's '【行情 报价 价格 评测】' taken off."""
+    node = tree.css_first('meta[property="og:title"]')
+    raw = attr(node, "content") or text_of(tree.css_first("title"))
+    return collapse(_TITLE_SUFFIX.sub("", raw))
+
+
+def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, blobs: list[ScriptBlob],
+                    hint: str | None) -> ChinaItem:
+    """The item fields this family's layouts show; script data fills the options and rating they lack."""
+    item = ChinaItem()
+    item.title = _first_text(body, ITEM_TITLES.get(family, ())) or page_title(tree)
+    item.price = _price(body, _PRICES.get(family, ()), hint)
+    if item.price.value is None:
+        record = script_product(blobs)
+        if record is not None and record.price:
+            info = parse_price(record.price, hint)
+            item.price = PriceInfo(info.value, info.currency or hint, info.text)
+    item.options, item.selected = _sku_rows(body)
+    if not item.options:
+        item.options = sku_axes(blobs)
+        item.selected = {axis: None for axis in item.options}
+    item.category_path = _crumbs(body, family)
+    item.rating = _script_rating(blobs) if family == "aliexpress" else None
+    return item

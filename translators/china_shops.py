@@ -1,0 +1,208 @@
+"""The translator for Chinese and Taiwanese shops: Taobao, Tmall, JD, 1688, AliExpress, Yahoo/momo Taiwan.
+
+Their pages defeat the generic reading in known ways: item data sits in SKU rows with their own
+markup or only in scripts, result cards carry the id in data attributes (``data-sku``, 1688's
+``data-aplus-report``), ads say '广告' or go through click servers, the next control is a script
+button, the query is only in ``<title>``, walls are captchas, rate limits and login pages. This
+translator reads those pages itself (``china_items``, ``china_results``) and leaves any other page
+of these shops to the generic translator, whose results it keeps with the shop's own ids.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from shopsim.page import PageState, ProductView, ResultCard
+from shopsim.translators.china_ids import family_of, item_id, shop_label
+from shopsim.translators.china_items import ITEM_TITLES, read_china_item
+from shopsim.translators.china_results import ChinaCard, china_cards, next_control
+from shopsim.translators.clickables import item_clickables, results_clickables
+from shopsim.translators.detect import china_wall
+from shopsim.translators.dom import attr, collapse
+from shopsim.translators.generic import GenericTranslator
+from shopsim.translators.prices import PriceInfo, currency_of, parse_price
+from shopsim.translators.realsite import MAX_QUERY_CHARS
+from shopsim.translators.schema_org import own_url
+from shopsim.translators.script_data import ScriptBlob, script_blobs, script_listing
+from shopsim.translators.shops import page_url, search_form, url_query, with_params
+
+__all__ = ["ChinaShopTranslator", "claims"]
+
+#: Item-page and results-page URL shapes per family.
+_ITEM_URL = re.compile(r"item\.(?:m\.)?jd\.(?:com|hk)/|/item\.htm|detail\.(?:m\.)?1688\.com/offer|"
+                       r"aliexpress\.[a-z.]+/item/|/gdsale/|goodsdetail", re.IGNORECASE)
+_LIST_URL = re.compile(r"search\.jd\.|list\.jd\.|s\.taobao\.com|list\.tmall\.com|s\.1688\.com|p4psearch\.1688|"
+                       r"/wholesale|/w/wholesale|/search|/category/|/store/", re.IGNORECASE)
+_CURRENCY = {"jd": "CNY", "taobao": "CNY", "tmall": "CNY", "1688": "CNY", "yahoo-tw": "TWD", "momo": "TWD"}
+_QUERY_INPUTS = ("input#key", "input#q", "input#alisearch-input", 'input[name="keywords"]', 'input[name="q"]',
+                 'input[name="SearchText"]', "input#search-key", 'input[name="keyword"]', 'input[name="p"]')
+_TITLE_QUERY = re.compile(r"^(.{1,200}?)\s*(?:-\s*商品搜索\s*-\s*京东|_淘宝搜索|-淘宝搜索|_天猫|-天猫搜索|"
+                          r"\s*-\s*momo購物網)")
+_QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd")
+
+
+def claims(url: str | None, html: str, tree: LexborHTMLParser | None) -> bool:
+    """Whether a page is one of these shops' (the registry's predicate)."""
+    return family_of(url, html, tree) is not None
+
+
+class ChinaShopTranslator(GenericTranslator):
+    """Chinese/Taiwanese shop pages -> PageState (site ``other``, the shop named as its answer keys do)."""
+
+    def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
+        """Wall, item or results page of a known family; anything else as the generic translator reads it."""
+        url = url or own_url(tree)
+        family = family_of(url, html, tree)
+        if family is None or tree.body is None:
+            return super().read_page(tree, html, url)
+        shop = shop_label(family, url)
+        wall = china_wall(tree, html)
+        if wall:
+            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall)
+        body = tree.body
+        blobs = script_blobs(tree)
+        hint = _CURRENCY.get(family)
+        if _is_item(family, url, body):
+            return self._item(tree, body, family, shop, url, blobs, hint)
+        state = self._results(tree, body, family, shop, url, blobs, hint)
+        if state is None:
+            state = super().read_page(tree, html, url)
+            state = _with_shop_ids(state, shop, hint) if state is not None else None
+        if state is None or state.page_type == "unknown":
+            wall = china_wall(tree, html, strict=False)
+            if wall:
+                return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall)
+        return state
+
+    def _item(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
+              blobs: list[ScriptBlob], hint: str | None) -> PageState:
+        seen = read_china_item(tree, body, family, blobs, hint)
+        currency = seen.price.currency or hint or currency_of(seen.price.text)
+        product = ProductView(
+            id=item_id(url) or _script_id(tree) or "unknown", title=seen.title, price=seen.price.value,
+            price_text=seen.price.text, currency=currency, rating=seen.rating,
+            rating_text=f"{seen.rating} out of 5" if seen.rating is not None else "N.A.",
+            options=seen.options, selected=seen.selected, category_path=seen.category_path)
+        self._remember(shop, search_form(body, url or "", MAX_QUERY_CHARS)[0], url)
+        return PageState(page_type="item", site="other", shop=shop, currency=currency, url=url, product=product,
+                         clickables=item_clickables(product, None), has_search_bar=True)
+
+    def _results(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
+                 blobs: list[ScriptBlob], hint: str | None) -> PageState | None:
+        base = url or ""
+        cards = china_cards(body, base, hint or "CNY") if family not in ("yahoo-tw", "momo") else []
+        if len(cards) < 3 and family == "momo":
+            cards = [ChinaCard(i.id, i.title, _info(i.price, hint), i.url or None, i.sponsored)
+                     for i in script_listing(blobs)]
+        if len(cards) < 3:
+            return None
+        form, shown = search_form(body, base, MAX_QUERY_CHARS)
+        self._remember(shop, form, url)
+        query = _query(tree, body, url) or shown
+        has_next, link, page_arg = next_control(body, base)
+        page_num = _page_num(body, url)
+        next_url = link
+        if has_next and next_url is None:
+            next_url = _page_link(url, page_arg or (page_num or 1) + 1) or page_url(url, (page_num or 1) + 1, form,
+                                                                                  query)
+        currency = next((c.price.currency for c in cards if c.price.value is not None and c.price.currency), hint)
+        results = [(ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text,
+                               sponsored=c.sponsored, url=c.url), None) for c in cards]
+        urls = {c.id: c.url or "" for c in cards}
+        return PageState(
+            page_type="results", site="other", shop=shop, currency=currency, url=url, query=query,
+            keywords=query.split() if query else None, page_num=page_num or (1 if next_url else None),
+            results=[r for r, _ in results], next_page_url=next_url, has_search_bar=True,
+            clickables=results_clickables(results, next_url, None, lambda i: urls.get(i, "")))
+
+
+def _info(text: str, hint: str | None) -> PriceInfo:
+    """A script's price text ('$$22,300' is how momo escapes '$') in the page's currency."""
+    info = parse_price(text.replace("$$", "$"), hint)
+    return PriceInfo(info.value, info.currency or hint, info.text)
+
+
+def _is_item(family: str, url: str | None, body: LexborNode) -> bool:
+    """An item page by its URL's shape, else by the family's title element (lists have none)."""
+    try:
+        where = urlsplit(url or "")
+    except ValueError:
+        where = urlsplit("")
+    address = f"{where.netloc}{where.path}"
+    if address and _ITEM_URL.search(address):
+        return True
+    if address and _LIST_URL.search(address):
+        return False
+    return any(body.css_first(sel) is not None for sel in ITEM_TITLES.get(family, ()))
+
+
+def _script_id(tree: LexborHTMLParser) -> str:
+    """The item id the page's own scripts or links state (``skuid: 123``, ``itemId: '123'``)."""
+    for node in tree.css("script")[:200]:
+        text = node.text() or ""
+        m = re.search(r"""(?:skuid|itemId|offerId|productId)['"]?\s*[:=]\s*['"]?(\d{6,})""", text[:400_000])
+        if m:
+            return m.group(1)
+    return ""
+
+
+def _query(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> str | None:
+    """The search query: a URL parameter, a search box's value, else the page title's search phrase."""
+    found = url_query(url)
+    if found:
+        return found
+    try:
+        params = parse_qsl(urlsplit(url or "").query)
+    except ValueError:
+        params = []
+    for key, value in params:
+        if key.lower() in _QUERY_PARAMS and collapse(value):
+            return collapse(value)[:MAX_QUERY_CHARS]
+    for sel in _QUERY_INPUTS:
+        value = collapse(attr(body.css_first(sel), "value"))
+        if value:
+            return value[:MAX_QUERY_CHARS]
+    title = tree.css_first("title")
+    m = _TITLE_QUERY.match(collapse(title.text() if title is not None else ""))
+    return collapse(m.group(1)) if m else None
+
+
+def _page_num(body: LexborNode, url: str | None) -> int | None:
+    m = re.search(r"[?&](?:page|pageno|pagenum|beginpage|pg)=(\d{1,4})", url or "", re.IGNORECASE)
+    if m:
+        return int(m.group(1))
+    for sel in (".pn-curr", ".p-num .curr", ".fp-text b", ".next-pagination-display em",
+                '[class*="pagination"] [class*="current"]', '[class*="pager"] [class*="active"]'):
+        text = collapse(body.css_first(sel).text()) if body.css_first(sel) is not None else ""
+        if text.isdigit():
+            return int(text)
+    return None
+
+
+def _page_link(url: str | None, page: int) -> str | None:
+    """Results page ``page`` on the shop's own URL (its ``page`` parameter set)."""
+    if not url:
+        return None
+    try:
+        return with_params(url, {"page": str(page)})
+    except ValueError:
+        return None
+
+
+def _with_shop_ids(state: PageState, shop: str, hint: str | None) -> PageState:
+    """The generic reading with the shop's name, its currency and the ids its item URLs carry."""
+    results = [r.model_copy(update={"id": item_id(r.url) or r.id}) for r in state.results]
+    product = state.product
+    currency = state.currency if state.currency not in (None, "USD", "JPY") else hint or state.currency
+    if product is not None:
+        product = product.model_copy(update={"id": item_id(state.url) or product.id, "currency": currency})
+    clickables = state.clickables
+    if results != state.results:
+        urls = {r.id: r.url or "" for r in results}
+        clickables = results_clickables([(r, None) for r in results], state.next_page_url, state.prev_page_url,
+                                        lambda i: urls.get(i, ""))
+    return state.model_copy(update={"shop": shop, "currency": currency, "results": results, "product": product,
+                                    "clickables": clickables})
