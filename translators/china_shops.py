@@ -11,7 +11,7 @@ of these shops to the generic translator, whose results it keeps with the shop's
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -41,6 +41,14 @@ _QUERY_INPUTS = ("input#key", "input#q", "input#alisearch-input", 'input[name="k
                  'input[name="SearchText"]', "input#search-key", 'input[name="keyword"]', 'input[name="p"]')
 _TITLE_QUERY = re.compile(r"^(.{1,200}?)\s*(?:-\s*商品搜索\s*-\s*京东|_淘宝搜索|-淘宝搜索|_天猫|-天猫搜索|"
                           r"\s*-\s*momo購物網)")
+#: Each shop's search address, for a results page that does not state its own URL.
+_SEARCH_URLS = {
+    "jd": "https://search.jd.com/Search?keyword={q}&enc=utf-8&page={page}",
+    "taobao": "https://s.taobao.com/search?q={q}&page={page}",
+    "tmall": "https://list.tmall.com/search_product.htm?q={q}&page={page}",
+    "1688": "https://s.1688.com/selloffer/offer_search.htm?keywords={q}&beginPage={page}",
+    "aliexpress": "https://www.aliexpress.com/wholesale?SearchText={q}&page={page}",
+}
 _QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd")
 
 
@@ -106,10 +114,10 @@ class ChinaShopTranslator(GenericTranslator):
         page_num = _page_num(body, url)
         next_url = link
         if has_next and next_url is None:
-            next_url = _page_link(url, page_arg or (page_num or 1) + 1) or page_url(url, (page_num or 1) + 1, form,
-                                                                                  query)
+            page = page_arg or (page_num or 1) + 1
+            next_url = _page_link(url, page, family, query) or page_url(url, page, form, query)
         currency = next((c.price.currency for c in cards if c.price.value is not None and c.price.currency), hint)
-        results = [(ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text,
+        results: list[tuple[ResultCard, str | None]] = [(ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text,
                                sponsored=c.sponsored, url=c.url), None) for c in cards]
         urls = {c.id: c.url or "" for c in cards}
         return PageState(
@@ -165,6 +173,10 @@ def _query(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> str | N
         value = collapse(attr(body.css_first(sel), "value"))
         if value:
             return value[:MAX_QUERY_CHARS]
+    for box in body.css('[class*="search"] input[value]')[:20]:  # a nameless box in the search bar
+        value = collapse(attr(box, "value"))
+        if value and attr(box, "type").lower() in ("", "text", "search"):
+            return value[:MAX_QUERY_CHARS]
     title = tree.css_first("title")
     m = _TITLE_QUERY.match(collapse(title.text() if title is not None else ""))
     return collapse(m.group(1)) if m else None
@@ -176,20 +188,27 @@ def _page_num(body: LexborNode, url: str | None) -> int | None:
         return int(m.group(1))
     for sel in (".pn-curr", ".p-num .curr", ".fp-text b", ".next-pagination-display em",
                 '[class*="pagination"] [class*="current"]', '[class*="pager"] [class*="active"]'):
-        text = collapse(body.css_first(sel).text()) if body.css_first(sel) is not None else ""
+        node = body.css_first(sel)
+        text = collapse(node.text()) if node is not None else ""
         if text.isdigit():
             return int(text)
     return None
 
 
-def _page_link(url: str | None, page: int) -> str | None:
-    """Results page ``page`` on the shop's own URL (its ``page`` parameter set)."""
-    if not url:
+def _page_link(url: str | None, page: int, family: str, query: str | None) -> str | None:
+    """Results page ``page``: the shop's own URL with its page parameter set, else (a page that states
+    no URL) the shop's search address for the query.
+    """
+    if url:
+        try:
+            return with_params(url, {"page": str(page)})
+        except ValueError:
+            return None
+    template = _SEARCH_URLS.get(family)
+    if template is None or not query:
         return None
-    try:
-        return with_params(url, {"page": str(page)})
-    except ValueError:
-        return None
+    encoded = quote(query.encode("gbk", "ignore") if family == "1688" else query.encode())
+    return template.format(q=encoded, page=page)
 
 
 def _with_shop_ids(state: PageState, shop: str, hint: str | None) -> PageState:

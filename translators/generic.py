@@ -32,6 +32,7 @@ from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo
 from shopsim.translators.realsite import MAX_QUERY_CHARS, RealSiteTranslator
 from shopsim.translators.schema_org import ProductRecord, Structured, own_url, read_structured
+from shopsim.translators.script_pages import script_results
 from shopsim.translators.shops import (
     ID_VALUE,
     SearchForm,
@@ -126,6 +127,9 @@ class GenericTranslator(RealSiteTranslator):
             return self._results_state(page)
         if page.h1 is not None and buybox_price(page.body, page.prices, page.h1, set()) is not None:
             return self._product_state(page, None)
+        scripted = script_results(tree, url, shop, page.query)  # products only in inline scripts
+        if scripted is not None:
+            return scripted
         reason = blocked_reason(tree, html)
         if reason:
             return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=reason)

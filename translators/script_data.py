@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
