@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from shopsim.translators.cards import price_text, text_of
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price
-from shopsim.translators.script_data import ScriptBlob, script_product, sku_axes, walk
+from shopsim.translators.script_data import ScriptBlob, script_product, script_text, sku_axes, walk
 
 __all__ = ["ITEM_TITLES", "ChinaItem", "page_title", "read_china_item"]
 
@@ -25,8 +25,8 @@ ITEM_TITLES: dict[str, tuple[str, ...]] = {
     "taobao": ('[class*="mainTitle--"]', '[class*="MainTitle--"]', "h3.tb-main-title", ".tb-main-title",
                ".tb-detail-hd h1", "#J_Title h3", '[class*="ItemTitle--"]'),
     "jd": (".sku-name", ".sku-title", '[class*="sku-name"]', ".itemInfo-wrap .name h1", ".product-intro .name"),
-    "1688": (".title-content h1", ".od-pc-offer-title-contain h1", '[class*="offer-title"] h1', ".d-title",
-             ".title-text"),
+    "1688": (".title-content h1", ".od-pc-offer-title-contain h1", '[class*="offer-title"] h1', ".d-title h1",
+             "#mod-detail-title h1"),
     "aliexpress": ('h1[data-pl="product-title"]', ".product-title-text", '[class*="title--wrap--"] h1',
                    ".product-title h1", '[data-pl="product-title"]'),
 }
@@ -41,6 +41,10 @@ _PRICES: dict[str, tuple[str, ...]] = {
                    '[class*="price-default--current--"]', ".uniform-banner-box-price", ".product-price-value"),
 }
 _PRICES["tmall"] = _PRICES["taobao"]
+#: Script keys that name only the product's own title and displayed price (AliExpress' runParams
+#: modules, JD's ware records); 'title' and 'price' alone name too many other things.
+_SCRIPT_TITLES = ("subject", "itemTitle", "productTitle", "wareName", "skuName")
+_SCRIPT_PRICES = ("formatedActivityPrice", "formatedPrice", "formattedPrice", "salePriceString", "jdPrice")
 _STRUCK = re.compile(r"(?i)origin|subPrice|linePrice|del-|oldPrice|line-through|strike")
 
 
@@ -195,16 +199,18 @@ def page_title(tree: LexborHTMLParser) -> str:
 
 
 def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, blobs: list[ScriptBlob],
-                    hint: str | None) -> ChinaItem:
+                    hint: str | None, item_id: str = "") -> ChinaItem:
     """The item fields this family's layouts show; script data fills the options and rating they lack."""
     item = ChinaItem()
-    item.title = _first_text(body, ITEM_TITLES.get(family, ())) or page_title(tree)
+    record = script_product(blobs, item_id)
+    item.title = _first_text(body, ITEM_TITLES.get(family, ())) or (record.title if record and record.id == item_id
+                                                                    else "") or script_text(blobs, _SCRIPT_TITLES) \
+        or page_title(tree)
     item.price = _price(body, _PRICES.get(family, ()), hint)
     if item.price.value is None:
-        record = script_product(blobs)
-        if record is not None and record.price:
-            info = parse_price(record.price, hint)
-            item.price = PriceInfo(info.value, info.currency or hint, info.text)
+        shown = script_text(blobs, _SCRIPT_PRICES) or (record.price if record is not None else "")
+        info = parse_price(shown, hint)
+        item.price = PriceInfo(info.value, info.currency or hint, info.text)
     item.options, item.selected = _sku_rows(body)
     if not item.options:
         item.options = sku_axes(blobs)

@@ -108,7 +108,7 @@ def _title(card: LexborNode) -> str:
         for node in card.css(sel)[:6]:
             if _PROMO.search(attr(node, "class").replace("title", "")) and sel != ".p-name em":
                 continue
-            text = attr(node, "title") if sel == ".subject" and attr(node, "title") else text_of(node)
+            text = collapse(attr(node, "title")) if sel == ".subject" and attr(node, "title") else text_of(node)
             if text and len(text) >= 4 and not _NUMERIC.fullmatch(text):
                 return text
     link = max(card.css("a[title]")[:10], key=lambda n: len(attr(n, "title")), default=None)

@@ -87,10 +87,11 @@ class ChinaShopTranslator(GenericTranslator):
 
     def _item(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
               blobs: list[ScriptBlob], hint: str | None) -> PageState:
-        seen = read_china_item(tree, body, family, blobs, hint)
+        ident = item_id(url) or _script_id(tree)
+        seen = read_china_item(tree, body, family, blobs, hint, ident)
         currency = seen.price.currency or hint or currency_of(seen.price.text)
         product = ProductView(
-            id=item_id(url) or _script_id(tree) or "unknown", title=seen.title, price=seen.price.value,
+            id=ident or "unknown", title=seen.title, price=seen.price.value,
             price_text=seen.price.text, currency=currency, rating=seen.rating,
             rating_text=f"{seen.rating} out of 5" if seen.rating is not None else "N.A.",
             options=seen.options, selected=seen.selected, category_path=seen.category_path)

@@ -147,17 +147,18 @@ CHINA_WALL_TEXT = [
     ("/_____tmd_____/punish", "bot wall (Alibaba punish page)"),
     ("baxia-punish", "bot wall (Alibaba punish page)"),
     ("punish?x5", "bot wall (Alibaba punish page)"),
-    ("亲，请登录", "login wall (亲，请登录)"),
-    ("亲，请登陆", "login wall (亲，请登录)"),
+]
+#: Login prompts: every Taobao page's site nav says '亲，请登录', so they count only on a page that
+#: showed no product.
+_CHINA_LOGIN_TEXT = [
     ("fm-login-id", "login wall (login form)"),
     ("login.taobao.com/member/login", "login wall (Taobao login)"),
     ("passport.jd.com/new/login", "login wall (JD login)"),
+    ("亲，请登录", "login wall (亲，请登录)"),
 ]
 #: Titles of those walls (a shop page is never titled so).
 _CHINA_WALL_TITLES = re.compile(r"^(?:京东验证|京東驗證|安全验证|验证中心|身份验证|滑动验证|访问受限|访问频繁|访问被拒绝|"
                                 r"请登录|登录|淘宝网 - 淘！我喜欢$|page unavailable|punish|captcha interception)|欢迎登录|用户登录", re.I)
-_CHINA_LOGIN_ONLY = ("fm-login-id", "login.taobao.com/member/login", "passport.jd.com/new/login", "亲，请登录",
-                     "亲，请登陆")
 
 
 def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | None:
@@ -170,8 +171,8 @@ def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | 
     sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     if strict and len(html) >= WALL_PAGE_CHARS:
         return None
-    for mark, reason in CHINA_WALL_TEXT:
-        if mark in sample and (not strict or mark not in _CHINA_LOGIN_ONLY or len(html) < 20_000):
+    for mark, reason in CHINA_WALL_TEXT if strict else CHINA_WALL_TEXT + _CHINA_LOGIN_TEXT:
+        if mark in sample:
             return reason
     return None
 
@@ -209,6 +210,9 @@ def wall_reason(tree: LexborHTMLParser, html: str) -> str | None:
     Challenge scripts (DataDome, PerimeterX, Cloudflare) also ride along on ordinary product pages,
     so their marks count only on a small page (a wall is a few kilobytes of markup).
     """
+    china = china_wall(tree, html)
+    if china:
+        return china
     title = _title(tree).rstrip(" ?!.…")
     if title in _WALL_TITLES or any(re.match(re.escape(t) + r"\W", title) for t in _WALL_TITLES if " " in t):
         return blocked_reason(tree, html) or f"bot wall ({title})"

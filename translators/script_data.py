@@ -23,7 +23,8 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-__all__ = ["ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "sku_axes", "walk"]
+__all__ = ["ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text", "sku_axes",
+           "walk"]
 
 MAX_SCRIPTS = 300
 MAX_SCRIPT_CHARS = 4_000_000
@@ -234,6 +235,17 @@ def script_product(blobs: list[ScriptBlob], item_id: str = "") -> ScriptItem | N
         if first is None and it.price:
             first = it
     return first
+
+
+def script_text(blobs: list[ScriptBlob], keys: tuple[str, ...]) -> str:
+    """The first non-empty text any of ``keys`` holds in the scripts (document order)."""
+    wanted = frozenset(keys)
+    for _, value in walk(blobs):
+        if isinstance(value, dict) and not wanted.isdisjoint(value):
+            found = _first(value, keys)
+            if found:
+                return found
+    return ""
 
 
 # ------------------------------------------------------------------------------- SKU axes --
