@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.cards import price_text, text_of
 from shopsim.translators.dom import attr, collapse
-from shopsim.translators.prices import PriceInfo, parse_price
+from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
 from shopsim.translators.script_data import ScriptBlob, script_product, script_text, sku_axes, walk
 
 __all__ = ["ITEM_TITLES", "ChinaItem", "page_title", "read_china_item"]
@@ -44,7 +44,10 @@ _PRICES["tmall"] = _PRICES["taobao"]
 #: Script keys that name only the product's own title and displayed price (AliExpress' runParams
 #: modules, JD's ware records); 'title' and 'price' alone name too many other things.
 _SCRIPT_TITLES = ("subject", "itemTitle", "productTitle", "wareName", "skuName")
-_SCRIPT_PRICES = ("formatedActivityPrice", "formatedPrice", "formattedPrice", "salePriceString", "jdPrice")
+_SCRIPT_PRICES = ("formatedActivityPrice", "formatedPrice", "formattedPrice", "salePriceString", "jdPrice",
+                  "priceText")
+_RATINGS = (".overview-rating-average", '[class*="reviewer--rating--"] strong', '[data-pl="product-reviewer"] strong',
+            '[class*="rateScore"]')
 _STRUCK = re.compile(r"(?i)origin|subPrice|linePrice|del-|oldPrice|line-through|strike")
 
 
@@ -216,5 +219,7 @@ def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, blobs
         item.options = sku_axes(blobs)
         item.selected = {axis: None for axis in item.options}
     item.category_path = _crumbs(body, family)
-    item.rating = _script_rating(blobs) if family == "aliexpress" else None
+    if family == "aliexpress":
+        shown = parse_rating(_first_text(body, _RATINGS))
+        item.rating = shown if shown is not None else _script_rating(blobs)
     return item

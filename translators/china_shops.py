@@ -27,7 +27,7 @@ from shopsim.translators.prices import PriceInfo, currency_of, parse_price
 from shopsim.translators.realsite import MAX_QUERY_CHARS
 from shopsim.translators.schema_org import own_url
 from shopsim.translators.script_data import ScriptBlob, script_blobs, script_listing
-from shopsim.translators.shops import page_url, search_form, url_query, with_params
+from shopsim.translators.shops import page_url, search_form, with_params
 
 __all__ = ["ChinaShopTranslator", "claims"]
 
@@ -49,7 +49,7 @@ _SEARCH_URLS = {
     "1688": "https://s.1688.com/selloffer/offer_search.htm?keywords={q}&beginPage={page}",
     "aliexpress": "https://www.aliexpress.com/wholesale?SearchText={q}&page={page}",
 }
-_QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd")
+_QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd", "query", "k")
 
 
 def claims(url: str | None, html: str, tree: LexborHTMLParser | None) -> bool:
@@ -101,9 +101,11 @@ class ChinaShopTranslator(GenericTranslator):
 
     def _results(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
                  blobs: list[ScriptBlob], hint: str | None) -> PageState | None:
+        if family == "yahoo-tw":
+            return None  # its cards are ordinary product cards: the generic reading, with the shop's ids
         base = url or ""
-        cards = china_cards(body, base, hint or "CNY") if family not in ("yahoo-tw", "momo") else []
-        if len(cards) < 3 and family == "momo":
+        cards = china_cards(body, base, hint or "CNY") if family != "momo" else []
+        if len(cards) < 3:  # cards only in a script (momo's flight payload, Taobao's g_page_config)
             cards = [ChinaCard(i.id, i.title, _info(i.price, hint), i.url or None, i.sponsored)
                      for i in script_listing(blobs)]
         if len(cards) < 3:
@@ -160,15 +162,15 @@ def _script_id(tree: LexborHTMLParser) -> str:
 
 def _query(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> str | None:
     """The search query: a URL parameter, a search box's value, else the page title's search phrase."""
-    found = url_query(url)
-    if found:
-        return found
     try:
-        params = parse_qsl(urlsplit(url or "").query)
+        query = urlsplit(url or "").query
     except ValueError:
-        params = []
+        query = ""
+    params = parse_qsl(query)
+    if any("\ufffd" in v for _, v in params):  # 1688 and old Taobao URLs are GBK-encoded
+        params = parse_qsl(query, encoding="gbk", errors="replace")
     for key, value in params:
-        if key.lower() in _QUERY_PARAMS and collapse(value):
+        if key.lower() in _QUERY_PARAMS and collapse(value) and "\ufffd" not in value:
             return collapse(value)[:MAX_QUERY_CHARS]
     for sel in _QUERY_INPUTS:
         value = collapse(attr(body.css_first(sel), "value"))
@@ -187,7 +189,8 @@ def _page_num(body: LexborNode, url: str | None) -> int | None:
     m = re.search(r"[?&](?:page|pageno|pagenum|beginpage|pg)=(\d{1,4})", url or "", re.IGNORECASE)
     if m:
         return int(m.group(1))
-    for sel in (".pn-curr", ".p-num .curr", ".fp-text b", ".next-pagination-display em",
+    for sel in (".pn-curr", ".p-num .curr", ".fp-text b", ".next-pagination-display em", ".fui-current",
+                ".next-pagination-item.next-current", '[class*="pagination"] [aria-current="page"]',
                 '[class*="pagination"] [class*="current"]', '[class*="pager"] [class*="active"]'):
         node = body.css_first(sel)
         text = collapse(node.text()) if node is not None else ""

@@ -34,20 +34,23 @@ _SYMBOLS: dict[str, str] = {
     "S$": "SGD", "SG$": "SGD", "R$": "BRL", "MX $": "MXN", "MX$": "MXN", "NT $": "TWD", "NT$": "TWD",
     "€": "EUR", "£": "GBP", "円": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₱": "PHP", "₪": "ILS",
     "฿": "THB", "₫": "VND", "zł": "PLN", "Rs.": "INR", "Rs": "INR", "Kč": "CZK", "RM": "MYR", "TL": "TRY",
+    "CN¥": "CNY", "CN￥": "CNY", "JP¥": "JPY", "JP￥": "JPY", "人民币": "CNY", "원": "KRW", "₽": "RUB", "руб": "RUB",
+    "NTD": "TWD", "港幣": "HKD", "港币": "HKD", "新台幣": "TWD", "新台币": "TWD",
 }
 #: Marks several currencies print: the marketplace's currency decides when it is one of them.
 _AMBIGUOUS: dict[str, tuple[str, ...]] = {
     "$": ("USD", "CAD", "AUD", "MXN", "NZD", "SGD", "HKD", "TWD", "ARS", "CLP", "COP"),
     "¥": ("JPY", "CNY"), "￥": ("JPY", "CNY"), "kr": ("SEK", "NOK", "DKK", "ISK"),
+    "元": ("CNY", "TWD", "HKD"),  # yuan on a Chinese shop, dollars ('100元') on a Taiwanese one
 }
-_CODES = ["USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "CAD", "AUD", "MXN", "BRL", "SEK", "NOK", "DKK", "PLN", "CHF", "TWD", "HKD", "SGD", "KRW", "TRY", "NZD", "CZK", "HUF", "RON", "ZAR", "AED", "SAR", "EGP", "ILS", "THB", "MYR", "PHP", "IDR", "VND", "ARS", "CLP", "COP", "PEN"]
+_CODES = ["USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "CAD", "AUD", "MXN", "BRL", "SEK", "NOK", "DKK", "PLN", "CHF", "TWD", "HKD", "SGD", "KRW", "TRY", "NZD", "CZK", "HUF", "RON", "ZAR", "AED", "SAR", "EGP", "ILS", "THB", "MYR", "PHP", "IDR", "VND", "ARS", "CLP", "COP", "PEN", "RUB"]
 _MARKS = sorted([*_SYMBOLS, *_AMBIGUOUS, *_CODES], key=len, reverse=True)
 _MARK_RE = re.compile("|".join(
     (r"(?<![A-Za-z])" if m[0].isalpha() else "") + re.escape(m) + (r"(?![A-Za-z])" if m[-1].isalpha() else "")
     for m in _MARKS))
 _NUM_RE = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?(?!\d)"  # Indian grouping: '1,29,900.00'
                      r"|\d{1,3}(?:[.,\u00a0\u202f' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
-_RANGE_SEP_RE = re.compile(r"^\s*(?:-|–|—|~|～|to|bis|à|a|até|tot|till|do|a partire da)\s*$", re.IGNORECASE)
+_RANGE_SEP_RE = re.compile(r"^\s*(?:-|–|—|~|～|〜|to|bis|à|a|até|tot|till|do|a partire da|至)\s*$", re.IGNORECASE)
 _PRICE_HINT_RE = re.compile(r"\d")
 
 

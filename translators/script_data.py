@@ -42,6 +42,7 @@ _DECODER = json.JSONDecoder()
 _START = re.compile(r'[{\[]\s*"|\[\s*\{\s*"')
 _NAME_BEFORE = re.compile(r"([A-Za-z_$][\w$]*)[\"']?\s*[:=]\s*(?:JSON\.parse\(\s*)?$")
 _FLIGHT = re.compile(r"self\.__next_f\.push\(\[\s*1\s*,\s*(?=\")")
+_TAG = re.compile(r"<[^>]{0,200}>")
 _FLIGHT_LINE = re.compile(r"^[0-9a-f]{1,8}:", re.MULTILINE)
 
 
@@ -196,7 +197,7 @@ def _first(obj: dict[str, Any], keys: tuple[str, ...]) -> str:
 
 def _item(obj: dict[str, Any]) -> ScriptItem | None:
     """A product record: a dict with a title and an id or price under the usual key names."""
-    title = _first(obj, _TITLE_KEYS)
+    title = _TAG.sub("", _first(obj, _TITLE_KEYS)).strip()  # '<span class=H>手机</span>壳': highlight marks
     if not title or len(title) < 2 or title.startswith(("http", "/")):
         return None
     ident = _first(obj, _ID_KEYS)

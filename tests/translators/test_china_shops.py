@@ -182,6 +182,24 @@ def test_1688_search_without_url_reads_offer_cards_ads_query_and_next() -> None:
         ("700000000003", "卡通手机壳定制", 3.8, False)]
     assert got["query"] == "手机壳"
     assert got["next_page_url"] and "s.1688.com" in got["next_page_url"]
+    gbk = translate_html(S1688.replace('value="手机壳"', 'value=""'),
+                         "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%D6%BB%FA%BF%C7&beginPage=2")
+    assert (gbk.query, gbk.page_num) == ("手机壳", 2)  # 1688 writes its query GBK-encoded
+
+
+TAOBAO_SEARCH_SCRIPT = """<html><head><title>手机壳_淘宝搜索</title></head><body><div id="main"></div>
+<script>g_page_config = {"pageName":"mainsrp","mods":{"itemlist":{"status":"show","data":{"auctions":[""" + ",".join(
+    f'{{"nid":"6{i}0000000001","title":"<span class=H>手机壳</span>款{i}","raw_title":"手机壳款{i}",'
+    f'"view_price":"{i}9.00","detail_url":"//item.taobao.com/item.htm?id=6{i}0000000001","nick":"店{i}"}}'
+    for i in range(1, 5)) + """]}}}};
+g_srp_loadCss();</script></body></html>"""
+
+
+def test_taobao_search_whose_items_are_only_in_g_page_config() -> None:
+    got = to_annotation_json(translate_html(TAOBAO_SEARCH_SCRIPT, "https://s.taobao.com/search?q=%E6%89%8B%E6%9C%BA%E5%A3%B3"))
+    assert got["page_type"] == "results" and got["shop"] == "taobao" and got["query"] == "手机壳"
+    assert [(r["id"], r["title"], r["price"]) for r in got["results"]][:2] == [
+        ("610000000001", "手机壳款1", 19.0), ("620000000001", "手机壳款2", 29.0)]
 
 
 JD_SEARCH = """<html><head><title>耳机 - 商品搜索 - 京东</title></head><body><input id="key" type="text">
