@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.cards import price_text, text_of
+from shopsim.translators.china_results import ancestors
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
 from shopsim.translators.script_data import ScriptBlob, script_product, script_text, sku_axes, walk
@@ -135,7 +136,7 @@ def _sku_rows(root: LexborNode) -> tuple[dict[str, list[str]], dict[str, str | N
         options: dict[str, list[str]] = {}
         selected: dict[str, str | None] = {}
         for row in rows:
-            if any(p.mem_id in {r.mem_id for r in rows} for p in _parents(row, 6)):
+            if any(p.mem_id in {r.mem_id for r in rows} for p in ancestors(row, 6)):
                 continue  # a row nested in another match (a wrapper matched too)
             name, shown = _axis_name(row, layout)
             values: list[str] = []
@@ -153,15 +154,6 @@ def _sku_rows(root: LexborNode) -> tuple[dict[str, list[str]], dict[str, str | N
         if options:
             return options, selected
     return {}, {}
-
-
-def _parents(node: LexborNode, levels: int) -> list[LexborNode]:
-    out: list[LexborNode] = []
-    parent = node.parent
-    while parent is not None and len(out) < levels:
-        out.append(parent)
-        parent = parent.parent
-    return out
 
 
 def _crumbs(root: LexborNode, family: str) -> list[str]:

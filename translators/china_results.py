@@ -21,7 +21,7 @@ from shopsim.translators.documents import absolute
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price
 
-__all__ = ["ChinaCard", "china_cards", "next_control"]
+__all__ = ["ChinaCard", "ancestors", "china_cards", "next_control"]
 
 MAX_ANCHORS = 5_000
 _ID_ATTRS = ("data-sku", "data-nid", "data-offer-id", "data-offerid", "data-item-id", "data-itemid", "data-product-id",
@@ -66,7 +66,8 @@ def _attr_id(node: LexborNode) -> str:
     return ""
 
 
-def _ancestors(node: LexborNode, levels: int) -> list[LexborNode]:
+def ancestors(node: LexborNode, levels: int) -> list[LexborNode]:
+    """``node``'s parent, grandparent... up to ``levels`` of them."""
     out: list[LexborNode] = []
     parent = node.parent
     while parent is not None and len(out) < levels:
@@ -79,7 +80,7 @@ def _attr_cards(body: LexborNode) -> list[tuple[str, LexborNode]]:
     """The outermost elements that carry a product id attribute."""
     found = [(i, n) for n in body.css(_ID_SELECTOR)[:MAX_ANCHORS] if (i := _attr_id(n))]
     marked = {n.mem_id for _, n in found}
-    return [(i, n) for i, n in found if not any(a.mem_id in marked for a in _ancestors(n, 12))]
+    return [(i, n) for i, n in found if not any(a.mem_id in marked for a in ancestors(n, 12))]
 
 
 def _link_cards(body: LexborNode) -> list[tuple[str, LexborNode]]:
@@ -90,12 +91,12 @@ def _link_cards(body: LexborNode) -> list[tuple[str, LexborNode]]:
     for i, node in links:
         if not groups or groups[-1][0] != i:
             groups.append((i, node))
-        for a in [node, *_ancestors(node, 10)]:
+        for a in [node, *ancestors(node, 10)]:
             owner.setdefault(a.mem_id, set()).add(len(groups) - 1)
     cards: list[tuple[str, LexborNode]] = []
     for g, (i, node) in enumerate(groups):
         card = node
-        for a in _ancestors(node, 10):
+        for a in ancestors(node, 10):
             if owner.get(a.mem_id) != {g}:
                 break
             card = a
