@@ -18,7 +18,14 @@ from shopsim.translators.cards import price_text, text_of
 from shopsim.translators.china_results import ancestors
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
-from shopsim.translators.script_data import ScriptBlob, script_product, script_text, sku_axes, walk
+from shopsim.translators.script_data import (
+    PageScripts,
+    ScriptBlob,
+    script_product,
+    script_text,
+    sku_axes,
+    walk,
+)
 
 __all__ = ["ITEM_TITLES", "ChinaItem", "page_title", "read_china_item"]
 
@@ -187,31 +194,39 @@ _TITLE_SUFFIX = re.compile(r"\s*(?:【[^】]*】)?\s*[-–—_|]\s*(?:淘宝网|
 
 
 def page_title(tree: LexborHTMLParser) -> str:
-    """The ``<title>`` (or og:title) with the shop's name and JD's '【行情 报价 价格 评测】' taken off."""
+    """The ``<title>`` (or og:title) with the shop's name and JD's '【品牌】' / '【行情 报价 价格 评测】' taken off."""
     node = tree.css_first('meta[property="og:title"]')
-    raw = attr(node, "content") or text_of(tree.css_first("title"))
-    return collapse(_TITLE_SUFFIX.sub("", raw))
+    raw = collapse(attr(node, "content") or text_of(tree.css_first("title")))
+    cleaned = _TITLE_SUFFIX.sub("", raw)
+    if cleaned != raw and cleaned.startswith("【"):
+        cleaned = re.sub(r"^【[^】]{0,80}】", "", cleaned)
+    return collapse(cleaned)
 
 
-def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, blobs: list[ScriptBlob],
+def _script_title(scripts: PageScripts, item_id: str) -> str:
+    record = script_product(scripts.blobs, item_id) if item_id else None
+    if record is not None and record.id == item_id:
+        return record.title
+    return script_text(scripts.blobs, _SCRIPT_TITLES)
+
+
+def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, scripts: PageScripts,
                     hint: str | None, item_id: str = "") -> ChinaItem:
-    """The item fields this family's layouts show; script data fills the options and rating they lack."""
+    """The item fields this family's layouts show; script data fills in what they lack."""
     item = ChinaItem()
-    record = script_product(blobs, item_id)
-    item.title = _first_text(body, ITEM_TITLES.get(family, ())) or (record.title if record and record.id == item_id
-                                                                    else "") or script_text(blobs, _SCRIPT_TITLES) \
-        or page_title(tree)
+    item.title = _first_text(body, ITEM_TITLES.get(family, ())) or _script_title(scripts, item_id) or page_title(tree)
     item.price = _price(body, _PRICES.get(family, ()), hint)
     if item.price.value is None:
-        shown = script_text(blobs, _SCRIPT_PRICES) or (record.price if record is not None else "")
+        record = script_product(scripts.blobs, item_id)
+        shown = script_text(scripts.blobs, _SCRIPT_PRICES) or (record.price if record is not None else "")
         info = parse_price(shown, hint)
         item.price = PriceInfo(info.value, info.currency or hint, info.text)
     item.options, item.selected = _sku_rows(body)
     if not item.options:
-        item.options = sku_axes(blobs)
+        item.options = sku_axes(scripts.blobs)
         item.selected = {axis: None for axis in item.options}
     item.category_path = _crumbs(body, family)
     if family == "aliexpress":
-        shown = parse_rating(_first_text(body, _RATINGS))
-        item.rating = shown if shown is not None else _script_rating(blobs)
+        rating = parse_rating(_first_text(body, _RATINGS))
+        item.rating = rating if rating is not None else _script_rating(scripts.blobs)
     return item

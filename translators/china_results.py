@@ -36,6 +36,7 @@ _PRICE_SELECTORS = (".p-price strong i", ".p-price i", ".price_num", '[class*="p
                     '[class*="price-current"]', '[class*="price-item"]', '[class*="Price--"]', '[class*="price"]')
 _STRUCK = re.compile(r"(?i)origin|del|old|line-through|market|strike|before")
 _AD_LABEL = re.compile(r"^(?:广告|廣告|推广|推廣|ad|ads|sponsored|赞助)$", re.IGNORECASE)
+_AD_WORD = re.compile(r"广告|廣告|推广|推廣|(?i:\bads?\b|sponsored)")
 _AD_LINK = re.compile(r"click\.simba\.taobao\.com|dj\.1688\.com/ci_bb|ccc-x\.jd\.com|/click\?|p4p")
 _NUMERIC = re.compile(r"[\s¥￥$\d.,万+起人已购买评价条-]+")
 _PROMO = re.compile(r"promo|icon|tag|badge|label|hot")
@@ -131,15 +132,15 @@ def _price(card: LexborNode, hint: str) -> PriceInfo:
 
 
 def _sponsored(card: LexborNode) -> bool:
+    """An ad: flagged in its report data, linked through an ad click server, or labelled '广告'."""
     if _REPORT_AD.search(attr(card, "data-aplus-report")):
         return True
-    for node in card.css("span, i, em, div, b, a")[:200]:
-        if node.tag == "a" and _AD_LINK.search(attr(node, "href")):
-            return True
-        label = text_of(node) if len(node.css("*")) < 3 else ""
-        if label and _AD_LABEL.match(label):
-            return True
-    return False
+    if any(_AD_LINK.search(attr(a, "href")) for a in card.css("a[href]")[:30]):
+        return True
+    if not _AD_WORD.search(card.text(deep=True) or ""):
+        return False
+    return any(_AD_LABEL.match(collapse(node.text(deep=False) or ""))
+               for node in card.css("span, i, em, div, b, label, a")[:300])
 
 
 def china_cards(body: LexborNode, base: str, hint: str = "CNY") -> list[ChinaCard]:

@@ -26,7 +26,7 @@ from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.prices import PriceInfo, currency_of, parse_price
 from shopsim.translators.realsite import MAX_QUERY_CHARS
 from shopsim.translators.schema_org import own_url
-from shopsim.translators.script_data import ScriptBlob, script_blobs, script_listing
+from shopsim.translators.script_data import PageScripts, script_listing
 from shopsim.translators.shops import page_url, search_form, with_params
 
 __all__ = ["ChinaShopTranslator", "claims"]
@@ -71,11 +71,11 @@ class ChinaShopTranslator(GenericTranslator):
         if wall:
             return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall)
         body = tree.body
-        blobs = script_blobs(tree)
+        scripts = PageScripts(tree)
         hint = _CURRENCY.get(family)
         if _is_item(family, url, body):
-            return self._item(tree, body, family, shop, url, blobs, hint)
-        state = self._results(tree, body, family, shop, url, blobs, hint)
+            return self._item(tree, body, family, shop, url, scripts, hint)
+        state = self._results(tree, body, family, shop, url, scripts, hint)
         if state is None:
             state = super().read_page(tree, html, url)
             state = _with_shop_ids(state, shop, hint) if state is not None else None
@@ -86,9 +86,9 @@ class ChinaShopTranslator(GenericTranslator):
         return state
 
     def _item(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
-              blobs: list[ScriptBlob], hint: str | None) -> PageState:
+              scripts: PageScripts, hint: str | None) -> PageState:
         ident = item_id(url) or _script_id(tree)
-        seen = read_china_item(tree, body, family, blobs, hint, ident)
+        seen = read_china_item(tree, body, family, scripts, hint, ident)
         currency = seen.price.currency or hint or currency_of(seen.price.text)
         product = ProductView(
             id=ident or "unknown", title=seen.title, price=seen.price.value,
@@ -100,14 +100,14 @@ class ChinaShopTranslator(GenericTranslator):
                          clickables=item_clickables(product, None), has_search_bar=True)
 
     def _results(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
-                 blobs: list[ScriptBlob], hint: str | None) -> PageState | None:
+                 scripts: PageScripts, hint: str | None) -> PageState | None:
         if family == "yahoo-tw":
             return None  # its cards are ordinary product cards: the generic reading, with the shop's ids
         base = url or ""
         cards = china_cards(body, base, hint or "CNY") if family != "momo" else []
         if len(cards) < 3:  # cards only in a script (momo's flight payload, Taobao's g_page_config)
             cards = [ChinaCard(i.id, i.title, _info(i.price, hint), i.url or None, i.sponsored)
-                     for i in script_listing(blobs)]
+                     for i in script_listing(scripts.blobs)]
         if len(cards) < 3:
             return None
         form, shown = search_form(body, base, MAX_QUERY_CHARS)

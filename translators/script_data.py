@@ -23,7 +23,7 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-__all__ = ["ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text", "sku_axes",
+__all__ = ["PageScripts", "ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text", "sku_axes",
            "walk"]
 
 MAX_SCRIPTS = 300
@@ -145,6 +145,21 @@ def script_blobs(tree: LexborHTMLParser) -> list[ScriptBlob]:
             if got is not None and got[1] - m.end() >= MIN_BLOB_CHARS:
                 blobs.append(ScriptBlob("", got[0]))
     return blobs
+
+
+class PageScripts:
+    """A page's script blobs, read on first use (most pages never need them)."""
+
+    def __init__(self, tree: LexborHTMLParser) -> None:
+        self._tree = tree
+        self._blobs: list[ScriptBlob] | None = None
+
+    @property
+    def blobs(self) -> list[ScriptBlob]:
+        """The page's blobs (``script_blobs``), read once."""
+        if self._blobs is None:
+            self._blobs = script_blobs(self._tree)
+        return self._blobs
 
 
 def walk(blobs: list[ScriptBlob], budget: int = MAX_NODES) -> Iterator[tuple[str, Any]]:
