@@ -10,8 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from shopsim.translators.answer_key import to_annotation_json
+from shopsim.translators.china_shops import ChinaShopTranslator
 from shopsim.translators.registry import translate_file, translate_html
 from tests.conftest import REAL_PAGES, needs_shared
 
@@ -277,3 +280,22 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
     else:
         for field in ("id", "title", "price", "options", "selected", "category_path", "rating"):
             assert got[field] == key[field], field
+
+
+# ------------------------------------------------------------------------- never a traceback --
+LAYOUTS = [TAOBAO_2026, TMALL_SCRIPT_ONLY, JD_2026, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
+           TAOBAO_SEARCH_SCRIPT]
+URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
+        "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(LAYOUTS), st.sampled_from(LAYOUTS), st.integers(0, 10_000), st.integers(0, 10_000),
+       st.integers(0, 600), st.sampled_from(URLS), st.text(max_size=20))
+def test_spliced_chinese_pages_always_give_a_page_state(a: str, b: str, cut: int, start: int, size: int,
+                                                        url: str | None, noise: str) -> None:
+    """Pieces of one layout pasted into another (broken tags, scripts, attributes) never crash."""
+    html = a[: cut % len(a)] + noise + b[start % len(b):][:size] + a[cut % len(a):]
+    state = ChinaShopTranslator().parse(html, url)
+    assert state.page_type in ("results", "item", "blocked", "unknown")
+    assert translate_html(html, url).page_type in ("results", "item", "blocked", "unknown")
