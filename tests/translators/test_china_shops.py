@@ -76,6 +76,26 @@ JD_2026 = """<!DOCTYPE html><html><head><meta charset="utf-8">
 <script>var pageConfig = { product: { skuid: 100066896338, name: '\\u0041pple iPhone 15', colorSize: [{"skuId":100066896338,"颜色":"黑色","版本":"128GB"}] } };</script>
 </body></html>"""
 
+JD_2026_SPEC = """<html><head><title>【华为Mate 70】华为 HUAWEI Mate 70【行情 报价 价格 评测】-京东</title>
+<link rel="canonical" href="https://item.jd.com/100148282818.html"></head><body>
+<div class="sku-title"><img class="sku-title-icon" src="x.png"><span class="sku-title-name">华为 HUAWEI Mate 70 12GB+512GB 雅川青</span></div>
+<div class="product-price product-price--main"><span class="product-price--symbol">¥</span>
+<span class="product-price--value">5999.00</span></div>
+<div class="product-price product-price--origin"><span class="product-price--value">6499.00</span></div>
+<div class="page-right-spec">
+ <div class="specification-series-layout"><div class="layout-label">系列</div>
+  <div class="specification-series-item specification-series-item--selected"><span class="series-item-text">Mate 70</span></div>
+  <div class="specification-series-item"><span class="series-item-text">Mate 70 Pro</span></div></div>
+ <div class="specification-group"><div class="specification-group-label">颜色</div>
+  <div class="specification-item-sku has-image specification-item-sku--selected"><img class="specification-item-sku-image" src="a.jpg">
+   <span class="specification-item-sku-text">雅川青</span></div>
+  <div class="specification-item-sku has-image specification-item-sku--lack"><img class="specification-item-sku-image" src="b.jpg">
+   <span class="specification-item-sku-text">曜石黑</span></div></div>
+ <div class="specification-group"><div class="specification-group-label">版本</div>
+  <div class="specification-item-sku"><span class="specification-item-sku-text">12GB+256GB</span></div>
+  <div class="specification-item-sku specification-item-sku--selected"><span class="specification-item-sku-text">12GB+512GB</span></div>
+ </div></div></body></html>"""
+
 ALIEXPRESS_2024 = """<html><head><title>Wireless Earbuds Bluetooth 5.3 - AliExpress 44</title>
 <meta property="og:url" content="https://www.aliexpress.com/item/1005006123456789.html"></head><body>
 <div class="title--wrap--UUHae_g"><h1 data-pl="product-title">Wireless Earbuds Bluetooth 5.3 Headphones</h1></div>
@@ -137,6 +157,15 @@ def test_jd_item_without_url_is_recognised_by_its_marks() -> None:
     assert got["options"] == {"颜色": ["黑色", "蓝色"], "版本": ["128GB", "256GB"]}
     assert got["selected"] == {"颜色": "黑色", "版本": "128GB"}
     assert got["category_path"] == ["手机通讯", "手机", "手机", "Apple iPhone 15"]
+
+
+def test_jd_2026_specification_layout() -> None:
+    got = _item(JD_2026_SPEC)
+    assert (got["id"], got["shop"], got["price"]) == ("100148282818", "jd.com", 5999.0)
+    assert got["title"] == "华为 HUAWEI Mate 70 12GB+512GB 雅川青"
+    assert got["options"] == {"系列": ["Mate 70", "Mate 70 Pro"], "颜色": ["雅川青", "曜石黑"],
+                              "版本": ["12GB+256GB", "12GB+512GB"]}
+    assert got["selected"] == {"系列": "Mate 70", "颜色": "雅川青", "版本": "12GB+512GB"}
 
 
 def test_aliexpress_item_reads_sku_rows_and_their_selected_value() -> None:
@@ -283,7 +312,7 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TMALL_SCRIPT_ONLY, JD_2026, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
+LAYOUTS = [TAOBAO_2026, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
            TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
         "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
