@@ -103,8 +103,8 @@ def item_id(url: str | None) -> str:
     except ValueError:
         return ""
     host = (parts.hostname or "").lower()
-    if host.endswith(("click.simba.taobao.com", "dj.1688.com", "ccc-x.jd.com")):
-        return ""  # ad click servers: their query ids are no product ids
+    if host.endswith(("click.simba.taobao.com", "dj.1688.com", "ccc-x.jd.com")):  # ad click servers
+        return next((v for k, v in parse_qsl(parts.query) if k.lower() == "offerid" and v.isdigit()), "")
     path = (host + parts.path).lower()
     for pattern in _PATH_IDS:
         m = pattern.search(path)

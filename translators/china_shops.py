@@ -49,6 +49,8 @@ _SEARCH_URLS = {
     "1688": "https://s.1688.com/selloffer/offer_search.htm?keywords={q}&beginPage={page}",
     "aliexpress": "https://www.aliexpress.com/wholesale?SearchText={q}&page={page}",
 }
+_PAGE_PARAM = {"1688": "beginPage"}
+_PAGE_KEYS = ("page", "beginpage", "pageno", "pagenum", "pg")
 _QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd", "query", "k")
 
 
@@ -205,7 +207,8 @@ def _page_link(url: str | None, page: int, family: str, query: str | None) -> st
     """
     if url:
         try:
-            return with_params(url, {"page": str(page)})
+            present = next((k for k, _ in parse_qsl(urlsplit(url).query) if k.lower() in _PAGE_KEYS), None)
+            return with_params(url, {present or _PAGE_PARAM.get(family, "page"): str(page)})
         except ValueError:
             return None
     template = _SEARCH_URLS.get(family)

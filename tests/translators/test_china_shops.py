@@ -76,6 +76,31 @@ JD_2026 = """<!DOCTYPE html><html><head><meta charset="utf-8">
 <script>var pageConfig = { product: { skuid: 100066896338, name: '\\u0041pple iPhone 15', colorSize: [{"skuId":100066896338,"颜色":"黑色","版本":"128GB"}] } };</script>
 </body></html>"""
 
+TAOBAO_2025 = """<html><head><title>x-淘宝网</title></head><body>
+<div class="mainTitle--R75fTcZL f-els-2" title="新款连衣裙">新款连衣裙</div>
+<div class="highlightPrice--LlVWiXXs"><span class="symbol--x">￥</span><span class="text--LP7Wf49z">129</span></div>
+<div class="subPrice--KfQ0yn4v"><span class="text--LP7Wf49z">199</span></div>
+<div class="SkuContent--content--x"><div class="skuItem--Z2AJB9Ew"><div class="skuCate--L4zOJcVZ">
+<span class="skuCateText--A2wh0X8Y">颜色分类</span></div><div class="skuItemWrapper--x"><div class="skuValueWrap--aEfxuhNr">
+<div class="valueItem--smR4pNt4 isSelected--YrZKhMHm" data-disabled="false"><div class="valueItemImgWrap--ZvA2Cmim">
+<img src="a.jpg"></div><span class="valueItemText--T7YrR8tk" title="白色">白色</span></div>
+<div class="valueItem--smR4pNt4"><span class="valueItemText--T7YrR8tk" title="黑色">黑色</span></div></div></div></div></div>
+</body></html>"""
+
+ALIEXPRESS_2021 = """<html><head><title>Phone Case - AliExpress</title></head><body>
+<h1 class="product-title-text">Silicone Phone Case for iPhone 15</h1>
+<div class="product-price"><div class="product-price-current"><span class="product-price-value">US $1.23 - 4.56</span></div>
+<div class="product-price-original"><span class="product-price-value">US $2.46 - 9.12</span></div></div>
+<div class="product-sku"><div class="sku-wrap">
+<div class="sku-property"><div class="sku-title">Color:<span class="sku-title-value">Red</span></div>
+<ul class="sku-property-list"><li class="sku-property-item selected"><div class="sku-property-image">
+<img src="r.jpg" alt="Red" title="Red"></div></li>
+<li class="sku-property-item"><div class="sku-property-image"><img src="b.jpg" alt="Blue"></div></li></ul></div>
+<div class="sku-property"><div class="sku-title">Model:</div>
+<ul class="sku-property-list"><li class="sku-property-item"><div class="sku-property-text"><span>iPhone 15</span></div></li>
+<li class="sku-property-item"><div class="sku-property-text"><span>iPhone 15 Pro</span></div></li></ul></div></div></div>
+<div class="overview-rating-average">4.7</div><script src="//ae01.alicdn.com/a.js"></script></body></html>"""
+
 JD_2026_SPEC = """<html><head><title>【华为Mate 70】华为 HUAWEI Mate 70【行情 报价 价格 评测】-京东</title>
 <link rel="canonical" href="https://item.jd.com/100148282818.html"></head><body>
 <div class="sku-title"><img class="sku-title-icon" src="x.png"><span class="sku-title-name">华为 HUAWEI Mate 70 12GB+512GB 雅川青</span></div>
@@ -138,6 +163,19 @@ def test_taobao_react_item_reads_hashed_class_layout() -> None:
     assert got["price"] == 459.0  # the struck original price is not the price
     assert got["options"] == {"颜色分类": ["黑色", "杏色"], "尺码": ["S", "M"]}
     assert got["selected"] == {"颜色分类": "黑色", "尺码": None}
+
+
+def test_taobao_2025_item_with_prefixless_hashed_classes() -> None:
+    got = _item(TAOBAO_2025, "https://item.taobao.com/item.htm?spm=a21n57&id=700000000001")
+    assert (got["id"], got["title"], got["price"]) == ("700000000001", "新款连衣裙", 129.0)  # not the struck 199
+    assert got["options"] == {"颜色分类": ["白色", "黑色"]} and got["selected"] == {"颜色分类": "白色"}
+
+
+def test_aliexpress_2021_item_range_price_and_title_value() -> None:
+    got = _item(ALIEXPRESS_2021, "https://www.aliexpress.com/item/1005001111111111.html")
+    assert (got["id"], got["price"], got["currency"], got["rating"]) == ("1005001111111111", [1.23, 4.56], "USD", 4.7)
+    assert got["options"] == {"Color": ["Red", "Blue"], "Model": ["iPhone 15", "iPhone 15 Pro"]}
+    assert got["selected"] == {"Color": "Red", "Model": None}
 
 
 def test_tmall_item_takes_sku_axes_from_script_when_markup_has_none() -> None:
@@ -246,6 +284,27 @@ JD_SEARCH = """<html><head><title>耳机 - 商品搜索 - 京东</title></head><
 <a class="pn-next" onclick="SEARCH.page(3, true)" href="javascript:;"><em>下一页</em><i>&gt;</i></a></div></body></html>"""
 
 
+S1688_2025 = """<html><head><title>数据线 - 1688</title></head><body><div class="page-offerlist">""" + "".join(
+    f"""<div class="search-offer-wrapper"><a class="search-offer-item major-offer" href="{link}" target="_blank">
+<div class="mojar-element-image"><img src="x.jpg"></div><div class="offer-title-row"><span class="tag">源头工厂</span>
+<div class="title-text">{title}</div></div><div class="offer-price-row"><div class="price-item"><span class="price-unit">¥</span>
+<span class="text-main">{price}</span></div><span class="offer-sale">已售1000+件</span></div></a></div>"""
+    for link, title, price in (
+        ("https://dj.1688.com/ci_bb?a=1&e=xyz&offerId=800000000001", "广告款快充数据线", "3.2"),
+        ("https://detail.1688.com/offer/800000000002.html?spm=a26352.13672862", "编织数据线 1米", "1.5"),
+        ("https://detail.1688.com/offer/800000000003.html", "磁吸数据线 2米", "4.8"))) + """</div>
+<div class="fui-paging"><a class="fui-prev fui-disabled">上一页</a><span class="fui-current">1</span>
+<a class="fui-next" href="javascript:;">下一页</a></div></body></html>"""
+
+
+def test_1688_2025_search_cards_are_the_offer_links_themselves() -> None:
+    got = to_annotation_json(translate_html(S1688_2025, "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%FD%BE%DD%CF%DF"))
+    assert [(r["id"], r["title"], r["price"], r["sponsored"]) for r in got["results"]] == [
+        ("800000000001", "广告款快充数据线", 3.2, True), ("800000000002", "编织数据线 1米", 1.5, False),
+        ("800000000003", "磁吸数据线 2米", 4.8, False)]
+    assert (got["query"], got["page_num"]) == ("数据线", 1) and "beginPage=2" in got["next_page_url"]
+
+
 def test_jd_search_query_from_title_and_next_from_script_button() -> None:
     got = to_annotation_json(translate_html(JD_SEARCH))
     assert got["page_type"] == "results" and got["shop"] == "jd.com"
@@ -312,7 +371,7 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
+LAYOUTS = [TAOBAO_2026, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
            TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
         "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
