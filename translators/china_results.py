@@ -113,8 +113,9 @@ def _title(card: LexborNode) -> str:
             text = collapse(attr(node, "title")) if sel == ".subject" and attr(node, "title") else text_of(node)
             if text and len(text) >= 4 and not _NUMERIC.fullmatch(text):
                 return text
-    link = max(card.css("a[title]")[:10], key=lambda n: len(attr(n, "title")), default=None)
-    return collapse(attr(link, "title"))
+    named = card.css("a[title], img[alt]")[:10]  # a link's title, else the picture's alt text
+    best = max((collapse(attr(n, "title") or attr(n, "alt")) for n in named), key=len, default="")
+    return best if len(best) >= 4 else ""
 
 
 def _price(card: LexborNode, hint: str) -> PriceInfo:
@@ -144,17 +145,21 @@ def _sponsored(card: LexborNode) -> bool:
 
 
 def china_cards(body: LexborNode, base: str, hint: str = "CNY") -> list[ChinaCard]:
-    """The page's result cards in document order (a product shown twice is kept twice)."""
-    found = _attr_cards(body)
-    if len(found) < 3:
-        found = _link_cards(body)
+    """The page's result cards in document order (a product shown twice is kept twice): the elements
+    that carry ids when at least three of them read as cards, else the blocks around item links.
+    """
+    cards = _read(_attr_cards(body), base, hint)
+    return cards if len(cards) >= 3 else _read(_link_cards(body), base, hint)
+
+
+def _read(found: list[tuple[str, LexborNode]], base: str, hint: str) -> list[ChinaCard]:
     cards: list[ChinaCard] = []
     for ident, node in found[:200]:
         title = _title(node)
         if not title:
             continue
         link = next((a for a in node.css("a[href]")[:20] if item_id(attr(a, "href")) == ident), None) or \
-            node.css_first("a[href]")
+            node.css_first("a[href]") or (node if node.tag == "a" else None)
         cards.append(ChinaCard(ident, title, _price(node, hint), absolute(attr(link, "href"), base),
                                _sponsored(node)))
     return cards

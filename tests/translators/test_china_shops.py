@@ -76,6 +76,19 @@ JD_2026 = """<!DOCTYPE html><html><head><meta charset="utf-8">
 <script>var pageConfig = { product: { skuid: 100066896338, name: '\\u0041pple iPhone 15', colorSize: [{"skuId":100066896338,"颜色":"黑色","版本":"128GB"}] } };</script>
 </body></html>"""
 
+TMALL_CLASSIC = """<html><head><meta charset="gbk"><title>良品铺子 坚果-tmall.com天猫</title></head><body>
+<div class="tb-detail-hd"><h1 data-spm="1000983">良品铺子 每日坚果 混合果仁 750g/30袋</h1><p class="newp">新鲜日期</p></div>
+<div class="tm-fcs-panel"><dl class="tm-price-panel" id="J_StrPriceModBox"><dt class="tb-metatit">价格</dt>
+<dd><em class="tm-yen">¥</em><span class="tm-price">159.00</span></dd></dl>
+<dl class="tm-promo-panel tm-promo-cur" id="J_PromoPrice"><dt class="tb-metatit">促销价</dt><dd><div class="tm-promo-price">
+<em class="tm-yen">¥</em><span class="tm-price">99.00</span></div></dd></dl></div>
+<div class="tb-sku"><dl class="tb-prop tm-sale-prop tm-clear "><dt class="tb-metatit">口味</dt><dd>
+<ul data-property="口味" class="tm-clear J_TSaleProp"><li data-value="1627207:28320" title="原味" class="tb-selected">
+<a href="#" role="button"><span>原味</span></a><i>已选中</i></li>
+<li data-value="1627207:28321" title="盐焗"><a href="#" role="button"><span>盐焗</span></a><i>已选中</i></li></ul></dd></dl>
+<dl class="tb-prop tm-sale-prop tm-clear "><dt class="tb-metatit">净含量</dt><dd><ul class="tm-clear J_TSaleProp">
+<li data-value="5919063:1"><a href="#"><span>750g</span></a></li></ul></dd></dl></div></body></html>"""
+
 TAOBAO_2025 = """<html><head><title>x-淘宝网</title></head><body>
 <div class="mainTitle--R75fTcZL f-els-2" title="新款连衣裙">新款连衣裙</div>
 <div class="highlightPrice--LlVWiXXs"><span class="symbol--x">￥</span><span class="text--LP7Wf49z">129</span></div>
@@ -163,6 +176,14 @@ def test_taobao_react_item_reads_hashed_class_layout() -> None:
     assert got["price"] == 459.0  # the struck original price is not the price
     assert got["options"] == {"颜色分类": ["黑色", "杏色"], "尺码": ["S", "M"]}
     assert got["selected"] == {"颜色分类": "黑色", "尺码": None}
+
+
+def test_tmall_classic_item_promo_price_and_sale_props() -> None:
+    got = _item(TMALL_CLASSIC, "https://detail.tmall.com/item.htm?id=520000000001")
+    assert (got["shop"], got["id"], got["price"]) == ("tmall", "520000000001", 99.0)  # the promo price shown
+    assert got["title"] == "良品铺子 每日坚果 混合果仁 750g/30袋"
+    assert got["options"] == {"口味": ["原味", "盐焗"], "净含量": ["750g"]}
+    assert got["selected"] == {"口味": "原味", "净含量": None}
 
 
 def test_taobao_2025_item_with_prefixless_hashed_classes() -> None:
@@ -371,7 +392,7 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
+LAYOUTS = [TAOBAO_2026, TMALL_CLASSIC, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
            TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
         "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
