@@ -15,7 +15,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.translators.documents import page_url
 
-__all__ = ["FAMILIES", "family_of", "item_id", "shop_label"]
+__all__ = ["FAMILIES", "family_of", "item_id", "saved_from", "shop_label"]
 
 #: Shop family -> the host suffixes that are its pages.
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -54,12 +54,21 @@ def _family_of_host(host: str) -> str | None:
     return None
 
 
+_SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)(https?://[^\s>]{1,2000}?)\s*-->", re.IGNORECASE)
+
+
+def saved_from(html: str) -> str | None:
+    """The URL a browser's 'Save page as' wrote at the top of the page (``<!-- saved from url=(N)... -->``)."""
+    m = _SAVED_FROM.search(html[:4000])
+    return m.group(1) if m else None
+
+
 def family_of(url: str | None, html: str, tree: LexborHTMLParser | None = None) -> str | None:
     """The shop family of a page: its URL's host, the URL it states, else the marks it carries most."""
     family = _family_of_host(_host(url))
     if family or _host(url):
         return family
-    own = page_url(tree) if tree is not None else None
+    own = (page_url(tree) if tree is not None else None) or saved_from(html)
     family = _family_of_host(_host(own))
     if family or _host(own):
         return family

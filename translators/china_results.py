@@ -165,17 +165,28 @@ def _read(found: list[tuple[str, LexborNode]], base: str, hint: str) -> list[Chi
     return cards
 
 
-_NEXT_TEXT = re.compile(r"^(?:下一页|下一頁|下页|next|›|>|»)\s*>?$", re.IGNORECASE)
-_NEXT_CLASSES = frozenset({"next", "pn-next", "fp-next", "pagination-next", "next-page", "page-next", "btn-next"})
+_NEXT_TEXT = re.compile(r"^(?:下一页|下一頁|下页|next(?: page)?)\s*>?$", re.IGNORECASE)
+_NEXT_ARROW = re.compile(r"^[›>»→]$")
+_NEXT_CLASSES = frozenset({"next", "pn-next", "fp-next", "pagination-next", "next-page", "page-next", "btn-next",
+                           "fui-next"})
 _PAGE_ARG = re.compile(r"page\w*\(\s*(\d+)")
 
 
+def _in_pager(node: LexborNode) -> bool:
+    return any("pag" in attr(a, "class").lower() for a in ancestors(node, 4))
+
+
 def next_control(body: LexborNode, base: str) -> tuple[bool, str | None, int | None]:
-    """(has next, its link when it has a usable one, the page number its script call names)."""
+    """(has next, its link when it has a usable one, the page number its script call names).
+
+    The control is '下一页' / 'next' or a next class; a bare arrow counts only inside a pager (result
+    cards have arrows of their own, for their picture strips).
+    """
     for node in body.css('a, button, [class*="next"]')[:3000]:
         cls = attr(node, "class")
         label = collapse(node.text() or "") if len(node.css("*")) < 6 else ""
-        if not (_NEXT_TEXT.match(label) or not _NEXT_CLASSES.isdisjoint(cls.split())):
+        if not (_NEXT_TEXT.match(label) or not _NEXT_CLASSES.isdisjoint(cls.split())
+                or (_NEXT_ARROW.match(label) and _in_pager(node))):
             continue
         if "disabled" in cls or "disabled" in node.attributes or attr(node, "aria-disabled") == "true":
             return False, None, None

@@ -16,7 +16,7 @@ from urllib.parse import parse_qsl, quote, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import PageState, ProductView, ResultCard
-from shopsim.translators.china_ids import family_of, item_id, shop_label
+from shopsim.translators.china_ids import family_of, item_id, saved_from, shop_label
 from shopsim.translators.china_items import ITEM_TITLES, read_china_item
 from shopsim.translators.china_results import ChinaCard, china_cards, next_control
 from shopsim.translators.clickables import item_clickables, results_clickables
@@ -64,7 +64,7 @@ class ChinaShopTranslator(GenericTranslator):
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
         """Wall, item or results page of a known family; anything else as the generic translator reads it."""
-        url = url or own_url(tree)
+        url = url or own_url(tree) or saved_from(html)
         family = family_of(url, html, tree)
         if family is None or tree.body is None:
             return super().read_page(tree, html, url)

@@ -334,6 +334,10 @@ def test_jd_search_query_from_title_and_next_from_script_button() -> None:
     assert [r["sponsored"] for r in got["results"]] == [False, True, False, False]
     assert got["query"] == "耳机"
     assert got["next_page_url"] and "page=3" in got["next_page_url"]
+    saved = "<!-- saved from url=(0046)https://search.jd.com/Search?keyword=ear&enc=utf-8 -->\n" + JD_SEARCH
+    state = translate_html(saved)
+    assert (state.url, state.query) == ("https://search.jd.com/Search?keyword=ear&enc=utf-8", "ear")
+    assert state.next_page_url == "https://search.jd.com/Search?keyword=ear&enc=utf-8&page=3"
 
 
 # ---------------------------------------------------------------------------------- walls --
