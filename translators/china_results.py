@@ -34,6 +34,7 @@ _TITLE_SELECTORS = (".p-name em", ".p-name a", ".subject", '[class*="title-text"
                     '[class*="name"]', "h3", "h4", "h2")
 _PRICE_SELECTORS = (".p-price strong i", ".p-price i", ".price_num", '[class*="priceInt"]', '[class*="priceItem"]', '[class*="price-sale"]',
                     '[class*="price-current"]', '[class*="price-item"]', '[class*="Price--"]', '[class*="price"]')
+_DECIMAL = re.compile(r"(?i)float|decimal|fraction")
 _STRUCK = re.compile(r"(?i)origin|del|old|line-through|market|strike|before")
 _AD_LABEL = re.compile(r"^(?:广告|廣告|推广|推廣|ad|ads|sponsored|赞助)$", re.IGNORECASE)
 _AD_WORD = re.compile(r"广告|廣告|推广|推廣|(?i:\bads?\b|sponsored)")
@@ -123,13 +124,21 @@ def _price(card: LexborNode, hint: str) -> PriceInfo:
         for node in card.css(sel)[:8]:
             if _STRUCK.search(attr(node, "class")) or node.tag in ("del", "s"):
                 continue
-            text = price_text(node)
-            if sel.endswith("priceInt\"]"):  # Taobao splits '¥' / '12' / '.90' into siblings
-                text = price_text(node.parent) if node.parent is not None else text
+            text = price_text(node) + _decimals(node)
             info = parse_price(text, hint)
             if info.value is not None:
                 return PriceInfo(info.value, info.currency or hint, info.text)
     return PriceInfo(None, hint, "")
+
+
+def _decimals(node: LexborNode) -> str:
+    """Taobao's '.90' in the sibling after the integer part ('priceInt' / 'priceFloat')."""
+    if "priceInt" not in attr(node, "class"):
+        return ""
+    sibling = node.next
+    while sibling is not None and sibling.tag == "-text":
+        sibling = sibling.next
+    return text_of(sibling) if sibling is not None and _DECIMAL.search(attr(sibling, "class")) else ""
 
 
 def _sponsored(card: LexborNode) -> bool:
@@ -138,7 +147,7 @@ def _sponsored(card: LexborNode) -> bool:
         return True
     if any(_AD_LINK.search(attr(a, "href")) for a in card.css("a[href]")[:30]):
         return True
-    if not _AD_WORD.search(card.text(deep=True) or ""):
+    if not _AD_WORD.search(card.text(deep=True, separator=" ") or ""):
         return False
     return any(_AD_LABEL.match(collapse(node.text(deep=False) or ""))
                for node in card.css("span, i, em, div, b, label, a")[:300])

@@ -11,7 +11,7 @@ of these shops to the generic translator, whose results it keeps with the shop's
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, quote, urlsplit
+from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -49,6 +49,7 @@ _SEARCH_URLS = {
     "1688": "https://s.1688.com/selloffer/offer_search.htm?keywords={q}&beginPage={page}",
     "aliexpress": "https://www.aliexpress.com/wholesale?SearchText={q}&page={page}",
 }
+_WHOLESALE_PATH = re.compile(r"/wholesale-([^/]{1,200}?)\.html$")
 _PAGE_PARAM = {"1688": "beginPage"}
 _PAGE_KEYS = ("page", "beginpage", "pageno", "pagenum", "pg")
 _QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd", "query", "k")
@@ -165,9 +166,10 @@ def _script_id(tree: LexborHTMLParser) -> str:
 def _query(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> str | None:
     """The search query: a URL parameter, a search box's value, else the page title's search phrase."""
     try:
-        query = urlsplit(url or "").query
+        parts = urlsplit(url or "")
     except ValueError:
-        query = ""
+        parts = urlsplit("")
+    query = parts.query
     params = parse_qsl(query)
     if any("\ufffd" in v for _, v in params):  # 1688 and old Taobao URLs are GBK-encoded
         params = parse_qsl(query, encoding="gbk", errors="replace")
@@ -182,6 +184,9 @@ def _query(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> str | N
         value = collapse(attr(box, "value"))
         if value and attr(box, "type").lower() in ("", "text", "search"):
             return value[:MAX_QUERY_CHARS]
+    m = _WHOLESALE_PATH.search(parts.path)
+    if m:  # AliExpress: /w/wholesale-usb-cable.html
+        return collapse(unquote(m.group(1)).replace("-", " "))
     title = tree.css_first("title")
     m = _TITLE_QUERY.match(collapse(title.text() if title is not None else ""))
     return collapse(m.group(1)) if m else None

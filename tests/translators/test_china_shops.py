@@ -340,6 +340,39 @@ def test_jd_search_query_from_title_and_next_from_script_button() -> None:
     assert state.next_page_url == "https://search.jd.com/Search?keyword=ear&enc=utf-8&page=3"
 
 
+TAOBAO_SEARCH_2024 = """<html><head><title>连衣裙_淘宝搜索</title></head><body><input id="q" name="q" value="连衣裙">
+<div class="content--CUnfXXxv">""" + "".join(f"""<a class="doubleCardWrapperAdapt--mEcC7olq" target="_blank"
+href="//item.taobao.com/item.htm?id=7{i}0000000001&ns=1"><div class="mainPicAdaptWrapper--V_ayd2hD"><img src="a.jpg"></div>
+<div class="title--qJ7Xg_90 "><span>法式<span style="color:#FF0000">连衣裙</span> {i}号</span></div>
+<div class="priceWrapper--dBtPZ2K1"><div class="unit--D3LtQuxE">¥</div><div class="priceInt--yqqZMJ5a">{i}9</div>
+<div class="priceFloat--XpixvyQ1">.90</div><span class="realSales--XZJiepmt">200+人付款</span></div>
+<div class="shopNameText--DmtlsDKm">某某旗舰店</div></a>""" for i in range(1, 4)) + """</div>
+<div class="pgWrap--RTFKoWa6"><button class="next-btn next-pagination-item next-next" type="button">
+<span class="next-btn-helper">下一页</span></button></div></body></html>"""
+
+ALIEXPRESS_SEARCH = """<html><head><title>usb cable - AliExpress</title></head><body><div id="card-list">""" + "".join(f"""
+<div class="search-item-card-wrapper-gallery"><a class="multi--container--1UZxxHY search-card-item"
+href="//www.aliexpress.com/item/100500{i}000000.html?algo=x"><div class="multi--image--2bIiWPB"><img src="x.jpg" alt=""></div>
+<div class="multi--content--11nFIBL"><div title="USB C Cable {i}" class="multi--title--G7dOCj3">
+<h3 class="multi--titleText--nXeOvyr">USB C Cable {i}</h3></div><div class="multi--price--1okBCly">
+<div class="multi--price-sale--U-S0jtj"><span>US $</span><span>{i}</span><span>.</span><span>99</span></div>
+<div class="multi--price-original--1zEQqOK"><span>US $9.99</span></div></div>{'<span class="ad--x">Ad</span>' if i == 2 else ''}
+</div></a></div>""" for i in range(1, 4)) + """</div><ul class="comet-pagination"><li class="comet-pagination-next">
+<button class="comet-pagination-item-link" aria-label="Next"><span>›</span></button></li></ul></body></html>"""
+
+
+def test_taobao_and_aliexpress_search_cards_by_their_item_links() -> None:
+    got = to_annotation_json(translate_html(TAOBAO_SEARCH_2024, "https://s.taobao.com/search?q=%E8%BF%9E%E8%A1%A3%E8%A3%99"))
+    assert [(r["id"], r["title"], r["price"]) for r in got["results"]] == [
+        ("710000000001", "法式连衣裙 1号", 19.9), ("720000000001", "法式连衣裙 2号", 29.9), ("730000000001", "法式连衣裙 3号", 39.9)]
+    assert (got["shop"], got["query"]) == ("taobao", "连衣裙") and "page=2" in got["next_page_url"]
+    got = to_annotation_json(translate_html(ALIEXPRESS_SEARCH, "https://www.aliexpress.com/w/wholesale-usb-cable.html"))
+    assert [(r["id"], r["price"], r["sponsored"]) for r in got["results"]] == [
+        ("1005001000000", 1.99, False), ("1005002000000", 2.99, True), ("1005003000000", 3.99, False)]
+    assert (got["shop"], got["currency"], got["query"]) == ("aliexpress.com", "USD", "usb cable")
+    assert got["next_page_url"] == "https://www.aliexpress.com/w/wholesale-usb-cable.html?page=2"
+
+
 # ---------------------------------------------------------------------------------- walls --
 @pytest.mark.parametrize("html", [
     "<html><head><title>京东验证</title></head><body><div>验证一下，购物无忧</div></body></html>",
@@ -396,7 +429,7 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TMALL_CLASSIC, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
+LAYOUTS = [TAOBAO_2026, TAOBAO_SEARCH_2024, ALIEXPRESS_SEARCH, TMALL_CLASSIC, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
            TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
         "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
