@@ -49,6 +49,9 @@ _SEARCH_URLS = {
     "1688": "https://s.1688.com/selloffer/offer_search.htm?keywords={q}&beginPage={page}",
     "aliexpress": "https://www.aliexpress.com/wholesale?SearchText={q}&page={page}",
 }
+#: A title that names only the shop: an item page showing nothing but it is a wall in disguise.
+_SITE_TITLE = re.compile(r"^(?:|淘宝网?|天猫|tmall\.com天猫|京东|京东\(JD\.COM\).*|JD\.COM.*|阿里巴巴|1688|AliExpress|"
+                         r"淘宝网 - 淘！我喜欢)$", re.IGNORECASE)
 _WHOLESALE_PATH = re.compile(r"/wholesale-([^/]{1,200}?)\.html$")
 _PAGE_PARAM = {"1688": "beginPage"}
 _PAGE_KEYS = ("page", "beginpage", "pageno", "pagenum", "pg")
@@ -77,7 +80,11 @@ class ChinaShopTranslator(GenericTranslator):
         scripts = PageScripts(tree)
         hint = _CURRENCY.get(family)
         if _is_item(family, url, body):
-            return self._item(tree, body, family, shop, url, scripts, hint)
+            state = self._item(tree, body, family, shop, url, scripts, hint)
+            empty = state.product is None or (state.product.price is None and not state.product.options
+                                              and _SITE_TITLE.match(state.product.title))
+            wall = china_wall(tree, html, strict=False) if empty else None
+            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall) if wall else state
         state = self._results(tree, body, family, shop, url, scripts, hint)
         if state is None:
             state = super().read_page(tree, html, url)

@@ -389,6 +389,13 @@ def test_chinese_walls_are_blocked(html: str) -> None:
     assert state.reason
 
 
+def test_item_address_showing_only_the_shop_name_and_a_login_prompt_is_a_wall() -> None:
+    html = ("<html><head><title>淘宝网</title></head><body><div class='site-nav'>亲，请登录</div><div id='root'></div>"
+            + "<p>x</p>" * 12_000 + "</body></html>")  # larger than a wall page, so only its emptiness tells
+    state = translate_html(html, "https://item.taobao.com/item.htm?id=123456789")
+    assert (state.page_type, state.reason) == ("blocked", "login wall (亲，请登录)")
+
+
 def test_login_link_on_a_real_item_page_is_no_wall() -> None:
     assert translate_html(TAOBAO_2026).page_type == "item"  # its site nav says '亲，请登录'
 
