@@ -80,9 +80,11 @@ def family_of(url: str | None, html: str, tree: LexborHTMLParser | None = None) 
 
 def shop_label(family: str, url: str | None) -> str:
     """The shop's name as the answer keys give it (AliExpress keeps its country domain)."""
+    host = _host(url)
+    if family == "jd" and host.endswith(".hk"):
+        return "jd.hk"
     if family in _LABELS:
         return _LABELS[family]
-    host = _host(url)
     if family == "aliexpress":
         return next((s for s in FAMILIES["aliexpress"] if host.endswith(s)), "aliexpress.com")
     if family == "yahoo-tw":
