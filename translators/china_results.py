@@ -29,10 +29,12 @@ _ID_ATTRS = ("data-sku", "data-nid", "data-offer-id", "data-offerid", "data-item
 _ID_SELECTOR = ", ".join(f"[{a}]" for a in _ID_ATTRS)
 _REPORT_ID = re.compile(r"(?:object_id|offerId|offer_id|itemId)@(\d{5,})")
 _REPORT_AD = re.compile(r"_p_isad@1|itemType@p4p")
-_TITLE_SELECTORS = (".p-name em", ".p-name a", ".subject", '[class*="title-text"]', '[class*="titleText"]', '[class*="Title--"]',
+_TITLE_SELECTORS = (".p-name em", ".p-name a", ".subject", '[class*="title-text"]', '[class*="titleText"]',
+                    '[class*="Title--"]',
                     '[class*="title--"]', '[class*="offer-title"]', '[class*="-title"]', '[class*="title"]',
                     '[class*="name"]', "h3", "h4", "h2")
-_PRICE_SELECTORS = (".p-price strong i", ".p-price i", ".price_num", '[class*="priceInt"]', '[class*="priceItem"]', '[class*="price-sale"]',
+_PRICE_SELECTORS = (".p-price strong i", ".p-price i", ".price_num", '[class*="priceInt"]', '[class*="priceItem"]',
+                    '[class*="price-sale"]',
                     '[class*="price-current"]', '[class*="price-item"]', '[class*="Price--"]', '[class*="price"]')
 _DECIMAL = re.compile(r"(?i)float|decimal|fraction")
 _STRUCK = re.compile(r"(?i)origin|del|old|line-through|market|strike|before")

@@ -29,7 +29,7 @@ from shopsim.translators.schema_org import own_url
 from shopsim.translators.script_data import PageScripts, script_listing
 from shopsim.translators.shops import page_url, search_form, with_params
 
-__all__ = ["ChinaShopTranslator", "claims"]
+__all__ = ["ChinaShopTranslator"]
 
 #: Item-page and results-page URL shapes per family.
 _ITEM_URL = re.compile(r"item\.(?:m\.)?jd\.(?:com|hk)/|/item\.htm|detail\.(?:m\.)?1688\.com/offer|"
@@ -56,11 +56,6 @@ _WHOLESALE_PATH = re.compile(r"/wholesale-([^/]{1,200}?)\.html$")
 _PAGE_PARAM = {"1688": "beginPage"}
 _PAGE_KEYS = ("page", "beginpage", "pageno", "pagenum", "pg")
 _QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd", "query", "k")
-
-
-def claims(url: str | None, html: str, tree: LexborHTMLParser | None) -> bool:
-    """Whether a page is one of these shops' (the registry's predicate)."""
-    return family_of(url, html, tree) is not None
 
 
 class ChinaShopTranslator(GenericTranslator):
@@ -130,8 +125,9 @@ class ChinaShopTranslator(GenericTranslator):
             page = page_arg or (page_num or 1) + 1
             next_url = _page_link(url, page, family, query) or page_url(url, page, form, query)
         currency = next((c.price.currency for c in cards if c.price.value is not None and c.price.currency), hint)
-        results: list[tuple[ResultCard, str | None]] = [(ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text,
-                               sponsored=c.sponsored, url=c.url), None) for c in cards]
+        results: list[tuple[ResultCard, str | None]] = [
+            (ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text, sponsored=c.sponsored,
+                        url=c.url), None) for c in cards]
         urls = {c.id: c.url or "" for c in cards}
         return PageState(
             page_type="results", site="other", shop=shop, currency=currency, url=url, query=query,

@@ -3,7 +3,8 @@
 Every shop's translator is registered here with a ``detect`` predicate over the page (its markup,
 its parsed tree, its URL); a page is read by the first registered translator whose predicate
 accepts it. Built in, in this order: the sim's own pages (``simsite``), ``amazon``, ``ebay``, the Chinese and
-Taiwanese shops (``china``) and any other shop (``other``, the generic translator, which also reads a page no predicate claims).
+Taiwanese shops (``china``) and any other shop (``other``, the generic translator, which also reads
+a page no predicate claims).
 A shop registered with :func:`register_translator` is tried before the built-in ones, so adding a
 shop is one call (the registry imports no parser until a page is read, so the command line can
 list the sites cheaply). :func:`translate_html` and :func:`translate_file` are what ``shopsim.translate``

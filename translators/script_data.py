@@ -23,7 +23,8 @@ from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
 
-__all__ = ["PageScripts", "ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text", "sku_axes",
+__all__ = ["PageScripts", "ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text",
+           "sku_axes",
            "walk"]
 
 MAX_SCRIPTS = 300

@@ -287,7 +287,8 @@ g_srp_loadCss();</script></body></html>"""
 
 
 def test_taobao_search_whose_items_are_only_in_g_page_config() -> None:
-    got = to_annotation_json(translate_html(TAOBAO_SEARCH_SCRIPT, "https://s.taobao.com/search?q=%E6%89%8B%E6%9C%BA%E5%A3%B3"))
+    url = "https://s.taobao.com/search?q=%E6%89%8B%E6%9C%BA%E5%A3%B3"
+    got = to_annotation_json(translate_html(TAOBAO_SEARCH_SCRIPT, url))
     assert got["page_type"] == "results" and got["shop"] == "taobao" and got["query"] == "手机壳"
     assert [(r["id"], r["title"], r["price"]) for r in got["results"]][:2] == [
         ("610000000001", "手机壳款1", 19.0), ("620000000001", "手机壳款2", 29.0)]
@@ -319,7 +320,8 @@ S1688_2025 = """<html><head><title>数据线 - 1688</title></head><body><div cla
 
 
 def test_1688_2025_search_cards_are_the_offer_links_themselves() -> None:
-    got = to_annotation_json(translate_html(S1688_2025, "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%FD%BE%DD%CF%DF"))
+    url = "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%FD%BE%DD%CF%DF"  # '数据线' in GBK
+    got = to_annotation_json(translate_html(S1688_2025, url))
     assert [(r["id"], r["title"], r["price"], r["sponsored"]) for r in got["results"]] == [
         ("800000000001", "广告款快充数据线", 3.2, True), ("800000000002", "编织数据线 1米", 1.5, False),
         ("800000000003", "磁吸数据线 2米", 4.8, False)]
@@ -362,7 +364,8 @@ href="//www.aliexpress.com/item/100500{i}000000.html?algo=x"><div class="multi--
 
 
 def test_taobao_and_aliexpress_search_cards_by_their_item_links() -> None:
-    got = to_annotation_json(translate_html(TAOBAO_SEARCH_2024, "https://s.taobao.com/search?q=%E8%BF%9E%E8%A1%A3%E8%A3%99"))
+    url = "https://s.taobao.com/search?q=%E8%BF%9E%E8%A1%A3%E8%A3%99"
+    got = to_annotation_json(translate_html(TAOBAO_SEARCH_2024, url))
     assert [(r["id"], r["title"], r["price"]) for r in got["results"]] == [
         ("710000000001", "法式连衣裙 1号", 19.9), ("720000000001", "法式连衣裙 2号", 29.9), ("730000000001", "法式连衣裙 3号", 39.9)]
     assert (got["shop"], got["query"]) == ("taobao", "连衣裙") and "page=2" in got["next_page_url"]
@@ -436,8 +439,9 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TAOBAO_SEARCH_2024, ALIEXPRESS_SEARCH, TMALL_CLASSIC, TAOBAO_2025, ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025, ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH,
-           TAOBAO_SEARCH_SCRIPT]
+LAYOUTS = [TAOBAO_2026, TAOBAO_SEARCH_2024, ALIEXPRESS_SEARCH, TMALL_CLASSIC, TAOBAO_2025,
+           ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025,
+           ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH, TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
         "https://www.aliexpress.com/item/1005006123456789.html", "https://item.taobao.com/item.htm?id=5"]
 
