@@ -75,11 +75,11 @@ class ChinaShopTranslator(GenericTranslator):
         scripts = PageScripts(tree)
         hint = _CURRENCY.get(family)
         if _is_item(family, url, body):
-            state = self._item(tree, body, family, shop, url, scripts, hint)
-            empty = state.product is None or (state.product.price is None and not state.product.options
-                                              and _SITE_TITLE.match(state.product.title))
+            item = self._item(tree, body, family, shop, url, scripts, hint)
+            empty = item.product is None or (item.product.price is None and not item.product.options
+                                             and _SITE_TITLE.match(item.product.title))
             wall = china_wall(tree, html, strict=False) if empty else None
-            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall) if wall else state
+            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall) if wall else item
         state = self._results(tree, body, family, shop, url, scripts, hint)
         if state is None:
             state = super().read_page(tree, html, url)
