@@ -24,7 +24,7 @@ from typing import Any
 from selectolax.lexbor import LexborHTMLParser
 
 __all__ = ["PageScripts", "ScriptBlob", "ScriptItem", "script_blobs", "script_listing", "script_product", "script_text",
-           "sku_axes",
+           "sku_axes", "sku_selected",
            "walk"]
 
 MAX_SCRIPTS = 300
@@ -296,4 +296,42 @@ def sku_axes(blobs: list[ScriptBlob], names: tuple[str, ...] = ()) -> dict[str, 
         axes = [a for a in (_axis(v) for v in value[:20] if isinstance(v, dict)) if a is not None]
         if axes and len(axes) == len(value[:20]):
             return dict(axes)
+    return _sku_map_axes(blobs)
+
+
+_SKU_ID_KEYS = frozenset({"skuid", "sku_id", "sku", "id", "stock", "price", "image", "img", "url", "spuid"})
+
+
+def _sku_records(blobs: list[ScriptBlob]) -> list[dict[str, Any]]:
+    """A list of SKU records keyed by axis name (JD's ``colorSize``)."""
+    for key, value in walk(blobs):
+        if key.lower() == "colorsize" and isinstance(value, list) and value and \
+                all(isinstance(r, dict) for r in value[:500]):
+            return value[:500]
+    return []
+
+
+def _record_axes(record: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(str(name), text) for name, raw in record.items()
+            if str(name).lower() not in _SKU_ID_KEYS and len(str(name)) <= 20 and (text := _text(raw))]
+
+
+def _sku_map_axes(blobs: list[ScriptBlob]) -> dict[str, list[str]]:
+    """Axes from SKU records keyed by axis name (``[{"skuId": 1, "颜色": "黑色", "版本": "128GB"}, ...]``):
+    every key but the SKU's own fields, values in order of first appearance.
+    """
+    axes: dict[str, list[str]] = {}
+    for record in _sku_records(blobs):
+        for name, text in _record_axes(record):
+            values = axes.setdefault(name, [])
+            if text not in values:
+                values.append(text)
+    return axes
+
+
+def sku_selected(blobs: list[ScriptBlob], sku_id: str) -> dict[str, str]:
+    """The axis values of the SKU record whose id is ``sku_id`` (the SKU the page shows)."""
+    for record in _sku_records(blobs):
+        if sku_id and str(record.get("skuId", record.get("skuid", ""))) == sku_id:
+            return dict(_record_axes(record))
     return {}

@@ -227,6 +227,15 @@ def test_jd_2026_specification_layout() -> None:
     assert got["selected"] == {"系列": "Mate 70", "颜色": "雅川青", "版本": "12GB+512GB"}
 
 
+def test_jd_item_whose_sku_rows_are_only_in_its_color_size_map() -> None:
+    start, end = JD_2026.index('<div id="choose-attrs">'), JD_2026.index('<div class="m-aside">')
+    html = (JD_2026[:start] + "</div>" + JD_2026[end:]).replace(
+        '"版本":"128GB"}]', '"版本":"128GB"},{"skuId":100066896356,"颜色":"蓝色","版本":"256GB"}]')
+    got = _item(html)
+    assert got["options"] == {"颜色": ["黑色", "蓝色"], "版本": ["128GB", "256GB"]}
+    assert got["selected"] == {"颜色": "黑色", "版本": "128GB"}  # the SKU this page is (pageConfig's skuid)
+
+
 def test_aliexpress_item_reads_sku_rows_and_their_selected_value() -> None:
     got = _item(ALIEXPRESS_2024)
     assert got["shop"] == "aliexpress.com" and got["id"] == "1005006123456789"
