@@ -233,8 +233,8 @@ def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, scrip
     item.options, item.selected = _sku_rows(body)
     if not item.options:
         item.options = sku_axes(scripts.blobs)
-        shown = sku_selected(scripts.blobs, item_id)
-        item.selected = {axis: shown.get(axis) for axis in item.options}
+        current = sku_selected(scripts.blobs, item_id)
+        item.selected = {axis: current.get(axis) for axis in item.options}
     item.category_path = _crumbs(body, family)
     if family == "aliexpress":
         rating = parse_rating(_first_text(body, _RATINGS))
