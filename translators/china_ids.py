@@ -95,7 +95,7 @@ def shop_label(family: str, url: str | None) -> str:
 _PATH_IDS = [
     re.compile(r"(?:^|\.)jd\.(?:com|hk)/(?:product/)?(\d{5,})\.html"),
     re.compile(r"1688\.com/offer/(\d{6,})\.html"),
-    re.compile(r"aliexpress\.[a-z]{2,3}/item/(?:[\w-]+/)?(\d{6,})\.html"),
+    re.compile(r"aliexpress\.[a-z]{2,3}/(?:item|i)/(?:[\w-]+/)?(\d{6,})\.html"),
     re.compile(r"/item/(\d{8,})\.html"),
     re.compile(r"taobao\.com/i(\d{6,})\.htm"),
     re.compile(r"-(p\d{9,}|\d{6,})\.html?$"),  # Yahoo TW /gdsale/<slug>-<gdid>.html

@@ -32,8 +32,8 @@ from shopsim.translators.shops import page_url, search_form, with_params
 __all__ = ["ChinaShopTranslator"]
 
 #: Item-page and results-page URL shapes per family.
-_ITEM_URL = re.compile(r"item\.(?:m\.)?jd\.(?:com|hk)/|/item\.htm|detail\.(?:m\.)?1688\.com/offer|"
-                       r"aliexpress\.[a-z.]+/item/|/gdsale/|goodsdetail", re.IGNORECASE)
+_ITEM_URL = re.compile(r"item\.(?:m\.)?jd\.(?:com|hk)/|/item\.htm|detail\.htm|detail\.(?:m\.)?1688\.com/|"
+                       r"aliexpress\.[a-z.]+/(?:item|i)/|/gdsale/|goodsdetail", re.IGNORECASE)
 _LIST_URL = re.compile(r"search\.jd\.|list\.jd\.|s\.taobao\.com|list\.tmall\.com|s\.1688\.com|p4psearch\.1688|"
                        r"/wholesale|/w/wholesale|/search|/category/|/store/", re.IGNORECASE)
 _CURRENCY = {"jd": "CNY", "taobao": "CNY", "tmall": "CNY", "1688": "CNY", "yahoo-tw": "TWD", "momo": "TWD"}
