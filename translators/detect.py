@@ -159,7 +159,7 @@ _CHINA_LOGIN_TEXT = [
 #: Titles of those walls (a shop page is never titled so).
 _CHINA_WALL_TITLES = re.compile(r"^(?:京东验证|京東驗證|安全验证|验证中心|身份验证|滑动验证|访问受限|访问频繁|访问被拒绝|"
                                 r"请登录|登录|淘宝网 - 淘！我喜欢$|page unavailable|punish|captcha interception)|"
-                                r"欢迎登录|用户登录|访问频繁|操作频繁|请求频繁|過於頻繁|安全验证|人机验证", re.I)
+                                r"欢迎登录|用户登录|访问频繁|操作频繁|请求频繁|過於頻繁|安全验证|人机验证|验证码拦截|访问验证", re.I)
 
 
 def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | None:
