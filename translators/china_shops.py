@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import PageState, ProductView, ResultCard
+from shopsim.page import Navigation, PageState, ProductView, ResultCard
 from shopsim.translators.china_ids import family_of, item_id, saved_from, shop_label
 from shopsim.translators.china_items import ITEM_TITLES, read_china_item
 from shopsim.translators.china_results import ChinaCard, china_cards, next_control
@@ -89,6 +89,12 @@ class ChinaShopTranslator(GenericTranslator):
             if wall:
                 return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall)
         return state
+
+    def _search(self, state: PageState, query: str) -> Navigation:
+        """The shop's own search address (JD's and Taobao's search boxes submit by script, not a form)."""
+        family = next((f for f in _SEARCH_URLS if state.shop and shop_label(f, state.url) == state.shop), None)
+        link = _page_link(None, 1, family, query) if family else None
+        return Navigation(kind="goto", url=link) if link else super()._search(state, query)
 
     def _item(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
               scripts: PageScripts, hint: str | None) -> PageState:
@@ -209,17 +215,17 @@ def _page_num(body: LexborNode, url: str | None) -> int | None:
     return None
 
 
-def _page_link(url: str | None, page: int, family: str, query: str | None) -> str | None:
+def _page_link(url: str | None, page: int, family: str | None, query: str | None) -> str | None:
     """Results page ``page``: the shop's own URL with its page parameter set, else (a page that states
     no URL) the shop's search address for the query.
     """
     if url:
         try:
             present = next((k for k, _ in parse_qsl(urlsplit(url).query) if k.lower() in _PAGE_KEYS), None)
-            return with_params(url, {present or _PAGE_PARAM.get(family, "page"): str(page)})
+            return with_params(url, {present or _PAGE_PARAM.get(family or "", "page"): str(page)})
         except ValueError:
             return None
-    template = _SEARCH_URLS.get(family)
+    template = _SEARCH_URLS.get(family or "")
     if template is None or not query:
         return None
     encoded = quote(query.encode("gbk", "ignore") if family == "1688" else query.encode())

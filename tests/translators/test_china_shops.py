@@ -328,6 +328,18 @@ S1688_2025 = """<html><head><title>数据线 - 1688</title></head><body><div cla
 <a class="fui-next" href="javascript:;">下一页</a></div></body></html>"""
 
 
+def test_search_and_product_actions_go_to_the_shops_own_addresses() -> None:
+    translator = ChinaShopTranslator()
+    state = translator.parse(JD_SEARCH, "https://search.jd.com/Search?keyword=%E8%80%B3%E6%9C%BA&enc=utf-8")
+    assert translator.resolve(state, "search[蓝牙 耳机]").url == \
+        "https://search.jd.com/Search?keyword=%E8%93%9D%E7%89%99%20%E8%80%B3%E6%9C%BA&enc=utf-8&page=1"
+    assert translator.resolve(state, "click[100020000]").url == "https://item.jd.com/100020000.html"
+    assert translator.resolve(state, "click[next >]").url.endswith("&page=3")
+    item = translator.parse(S1688, None)
+    assert translator.resolve(item, "search[数据线]").url == \
+        "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%FD%BE%DD%CF%DF&beginPage=1"
+
+
 def test_1688_2025_search_cards_are_the_offer_links_themselves() -> None:
     url = "https://s.1688.com/selloffer/offer_search.htm?keywords=%CA%FD%BE%DD%CF%DF"  # '数据线' in GBK
     got = to_annotation_json(translate_html(S1688_2025, url))
