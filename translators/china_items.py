@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.cards import price_text, text_of
-from shopsim.translators.china_results import ancestors
-from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import ancestors, attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
 from shopsim.translators.script_data import (
     PageScripts,

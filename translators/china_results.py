@@ -18,10 +18,10 @@ from selectolax.lexbor import LexborNode
 from shopsim.translators.cards import price_text, text_of
 from shopsim.translators.china_ids import item_id
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import ancestors, attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price
 
-__all__ = ["ChinaCard", "ancestors", "china_cards", "next_control"]
+__all__ = ["ChinaCard", "china_cards", "next_control"]
 
 MAX_ANCHORS = 5_000
 _ID_ATTRS = ("data-sku", "data-nid", "data-offer-id", "data-offerid", "data-item-id", "data-itemid", "data-product-id",
@@ -68,16 +68,6 @@ def _attr_id(node: LexborNode) -> str:
         elif re.fullmatch(r"\d{5,}", value):
             return value
     return ""
-
-
-def ancestors(node: LexborNode, levels: int) -> list[LexborNode]:
-    """``node``'s parent, grandparent... up to ``levels`` of them."""
-    out: list[LexborNode] = []
-    parent = node.parent
-    while parent is not None and len(out) < levels:
-        out.append(parent)
-        parent = parent.parent
-    return out
 
 
 def _attr_cards(body: LexborNode) -> list[tuple[str, LexborNode]]:

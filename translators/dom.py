@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["MAX_RESULT_CARDS", "attr", "collapse", "first", "id_index", "landmarks", "select_all", "text_of"]
+__all__ = ["MAX_RESULT_CARDS", "ancestors", "attr", "collapse", "first", "id_index", "landmarks", "select_all", "text_of"]
 
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "-comment"})
 #: Result cards read from one page (real pages show at most about 70): a page of 100,000 cards is
@@ -66,6 +66,16 @@ def attr(node: LexborNode | None, name: str) -> str:
     if node is None:
         return ""
     return node.attributes.get(name) or ""
+
+
+def ancestors(node: LexborNode, levels: int) -> list[LexborNode]:
+    """``node``'s parent, grandparent... up to ``levels`` of them (a loop: depth costs no stack)."""
+    out: list[LexborNode] = []
+    parent = node.parent
+    while parent is not None and len(out) < levels:
+        out.append(parent)
+        parent = parent.parent
+    return out
 
 
 def first(root: LexborNode | LexborHTMLParser | None, *selectors: str) -> LexborNode | None:
