@@ -30,12 +30,11 @@ _ID_SELECTOR = ", ".join(f"[{a}]" for a in _ID_ATTRS)
 _REPORT_ID = re.compile(r"(?:object_id|offerId|offer_id|itemId)@(\d{5,})")
 _REPORT_AD = re.compile(r"_p_isad@1|itemType@p4p")
 _TITLE_SELECTORS = (".p-name em", ".p-name a", ".subject", '[class*="title-text"]', '[class*="titleText"]',
-                    '[class*="Title--"]',
-                    '[class*="title--"]', '[class*="offer-title"]', '[class*="-title"]', '[class*="title"]',
-                    '[class*="name"]', "h3", "h4", "h2")
+                    '[class*="Title--"]', '[class*="title--"]', '[class*="offer-title"]', '[class*="-title"]',
+                    '[class*="title"]', '[class*="Title"]', '[class*="name"]', "h3", "h4", "h2")
 _PRICE_SELECTORS = (".p-price strong i", ".p-price i", ".price_num", '[class*="priceInt"]', '[class*="priceItem"]',
-                    '[class*="price-sale"]',
-                    '[class*="price-current"]', '[class*="price-item"]', '[class*="Price--"]', '[class*="price"]')
+                    '[class*="price-sale"]', '[class*="price-current"]', '[class*="price-item"]', '[class*="Price--"]',
+                    '[class*="price"]', '[class*="Price"]')
 _DECIMAL = re.compile(r"(?i)float|decimal|fraction")
 _STRUCK = re.compile(r"(?i)origin|del|old|line-through|market|strike|before")
 _AD_LABEL = re.compile(r"^(?:广告|廣告|推广|推廣|ad|ads|sponsored|赞助)$", re.IGNORECASE)
@@ -166,10 +165,10 @@ def _read(found: list[tuple[str, LexborNode]], base: str, hint: str) -> list[Chi
     return cards
 
 
-_NEXT_TEXT = re.compile(r"^(?:下一页|下一頁|下页|next(?: page)?)\s*>?$", re.IGNORECASE)
+_NEXT_TEXT = re.compile(r"^(?:下一页|下一頁|下页|next(?: page)?)\s*[>›»]*$", re.IGNORECASE)
 _NEXT_ARROW = re.compile(r"^[›>»→]$")
 _NEXT_CLASSES = frozenset({"next", "pn-next", "fp-next", "pagination-next", "next-page", "page-next", "btn-next",
-                           "fui-next"})
+                           "fui-next", "ui-page-next", "next-next", "comet-pagination-next"})
 _PAGE_ARG = re.compile(r"page\w*\(\s*(\d+)")
 
 

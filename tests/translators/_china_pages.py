@@ -232,3 +232,14 @@ href="//www.aliexpress.com/item/100500{i}000000.html?algo=x"><div class="multi--
 <div class="multi--price-original--1zEQqOK"><span>US $9.99</span></div></div>{'<span class="ad--x">Ad</span>' if i == 2 else ''}
 </div></a></div>""" for i in range(1, 4)) + """</div><ul class="comet-pagination"><li class="comet-pagination-next">
 <button class="comet-pagination-item-link" aria-label="Next"><span>›</span></button></li></ul></body></html>"""
+
+
+TMALL_LIST = """<html><head><title>坚果-天猫Tmall.com</title></head><body><div id="J_ItemList">""" + "".join(f"""
+<div class="product" data-id="5{i}0000000001"><div class="product-iWrap"><div class="productImg-wrap">
+<a href="//detail.tmall.com/item.htm?id=5{i}0000000001&skuId=1" class="productImg"><img src="x.jpg"></a></div>
+<p class="productPrice"><em title="{i}9.90"><b>&yen;</b>{i}9.90</em></p>
+<p class="productTitle"><a href="//detail.tmall.com/item.htm?id=5{i}0000000001" title="三只松鼠 坚果 {i}">三只松鼠 坚果 {i}</a></p>
+<div class="productShop"><a class="productShop-name" href="//store.taobao.com/shop/view_shop.htm?user_number_id=1">
+三只松鼠旗舰店</a></div><p class="productStatus"><span>月成交 <em>1.2万笔</em></span></p></div></div>"""
+    for i in range(1, 4)) + """</div>
+<div class="ui-page"><a class="ui-page-next" href="?q=%BC%E1%B9%FB&s=60">下一页&gt;&gt;</a></div></body></html>"""

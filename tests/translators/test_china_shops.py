@@ -32,6 +32,7 @@ from tests.translators._china_pages import (
     TAOBAO_SEARCH_2024,
     TAOBAO_SEARCH_SCRIPT,
     TMALL_CLASSIC,
+    TMALL_LIST,
     TMALL_SCRIPT_ONLY,
 )
 
@@ -199,6 +200,15 @@ def test_taobao_and_aliexpress_search_cards_by_their_item_links() -> None:
     assert got["next_page_url"] == "https://www.aliexpress.com/w/wholesale-usb-cable.html?page=2"
 
 
+def test_tmall_list_page_with_a_gbk_query_and_a_next_link() -> None:
+    got = to_annotation_json(translate_html(TMALL_LIST, "https://list.tmall.com/search_product.htm?q=%BC%E1%B9%FB"))
+    assert [(r["id"], r["title"], r["price"]) for r in got["results"]] == [
+        ("510000000001", "三只松鼠 坚果 1", 19.9), ("520000000001", "三只松鼠 坚果 2", 29.9),
+        ("530000000001", "三只松鼠 坚果 3", 39.9)]
+    assert (got["shop"], got["query"]) == ("tmall", "坚果")
+    assert got["next_page_url"] == "https://list.tmall.com/search_product.htm?q=%BC%E1%B9%FB&s=60"
+
+
 # ---------------------------------------------------------------------------------- walls --
 @pytest.mark.parametrize("html", [
     "<html><head><title>京东验证</title></head><body><div>验证一下，购物无忧</div></body></html>",
@@ -262,7 +272,7 @@ def test_dev_pages_read_as_their_answer_keys(name: str) -> None:
 
 
 # ------------------------------------------------------------------------- never a traceback --
-LAYOUTS = [TAOBAO_2026, TAOBAO_SEARCH_2024, ALIEXPRESS_SEARCH, TMALL_CLASSIC, TAOBAO_2025,
+LAYOUTS = [TMALL_LIST, TAOBAO_2026, TAOBAO_SEARCH_2024, ALIEXPRESS_SEARCH, TMALL_CLASSIC, TAOBAO_2025,
            ALIEXPRESS_2021, TMALL_SCRIPT_ONLY, JD_2026, JD_2026_SPEC, S1688_2025,
            ALIEXPRESS_2024, ALIEXPRESS_RUNPARAMS, S1688, JD_SEARCH, TAOBAO_SEARCH_SCRIPT]
 URLS = [None, "https://item.jd.com/100066896338.html", "https://s.1688.com/x?keywords=%CA", "http://[bad",
