@@ -33,6 +33,8 @@ MAX_TOTAL_CHARS = 12_000_000
 #: Decode attempts per script: a script of 100,000 '{"' that are no JSON costs 40 failed looks.
 MAX_ATTEMPTS = 40
 MAX_BLOBS = 400
+#: Characters that failed decode attempts may read in one script.
+MAX_FAILED_CHARS = 6_000_000
 #: JSON nodes visited in one search over a page's blobs.
 MAX_NODES = 40_000
 MIN_BLOB_CHARS = 40
@@ -92,15 +94,27 @@ def _decode(text: str, at: int) -> tuple[Any, int] | None:
 
 
 def _json_in(text: str, blobs: list[ScriptBlob]) -> None:
-    """The JSON objects/arrays embedded in one script text, outermost first, in order."""
+    """The JSON objects/arrays embedded in one script text, outermost first, in order.
+
+    A failed look costs the characters the decoder read before giving up; the looks at one script
+    together read at most ``MAX_FAILED_CHARS`` (a 3 MB object that fails at its end, nested 40 deep,
+    is not read 40 times).
+    """
     pos = 0
     attempts = 0
-    while attempts < MAX_ATTEMPTS and len(blobs) < MAX_BLOBS:
+    wasted = 0
+    while attempts < MAX_ATTEMPTS and len(blobs) < MAX_BLOBS and wasted < MAX_FAILED_CHARS:
         m = _START.search(text, pos)
         if m is None:
             return
         attempts += 1
-        got = _decode(text, m.start())
+        try:
+            got = _DECODER.raw_decode(text, m.start())
+        except json.JSONDecodeError as exc:
+            wasted += exc.pos - m.start()
+            got = None
+        except (ValueError, RecursionError):
+            got = None
         if got is None:
             pos = m.start() + 1
             continue

@@ -90,7 +90,8 @@ def test_reading_is_bounded_on_hostile_scripts() -> None:
     deep = "<script>var x = " + "[" * 200_000 + '"a"' + "]" * 200_000 + ";</script>"
     noise = "<script>" + '{"a' * 300_000 + "</script>"
     many = "".join(f'<script>var v{i} = {{"k": "{"x" * 50}"}};</script>' for i in range(MAX_SCRIPTS + 200))
-    for scripts in (deep, noise, many):
+    nested = "<script>var n = " + '{"a":' * 40 + '"' + "x" * 2_000_000 + '"' + "}" * 39 + ", f: g()};</script>"
+    for scripts in (deep, noise, many, nested):
         start = time.perf_counter()
         blobs = script_blobs(_tree(scripts))
         script_listing(blobs)
