@@ -127,13 +127,10 @@ class GenericTranslator(RealSiteTranslator):
             return self._results_state(page)
         if page.h1 is not None and buybox_price(page.body, page.prices, page.h1, set()) is not None:
             return self._product_state(page, None)
-        scripted = script_results(tree, url, shop, page.query)  # products only in inline scripts
-        if scripted is not None:
-            return scripted
         reason = blocked_reason(tree, html)
         if reason:
             return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=reason)
-        return None
+        return script_results(tree, url, shop, page.query)  # products only in inline scripts
 
     def _remember(self, shop: str | None, form: SearchForm | str | None, url: str | None) -> None:
         origin = site_origin(url)
