@@ -88,6 +88,7 @@ _SKU_LAYOUTS = (
                '.sku-property-item, [class*="sku-item--image--"], [class*="sku-item--text--"]'),
 )
 _SELECTED = re.compile(r"(?i)(?:^|[\s_-])(?:tb-)?(?:is)?selected|(?:^|[\s_-])active(?:$|[\s_-])|--selected")
+_PROP_ID = re.compile(r"\d+[:;][\d:;]*")
 _LABEL_SPLIT = re.compile(r"^(.*?)\s*[:：]\s*(.*)$")
 _LABEL_NOISE = re.compile(r"^(?:选择|選擇|请选择|請選擇)|[:：]\s*$")
 
@@ -132,7 +133,7 @@ def _value_text(node: LexborNode, layout: _SkuLayout) -> str:
                  attr(node, "title"), attr(node.css_first("[title]"), "title"), text_of(node),
                  attr(node.css_first("img[alt]"), "alt")):
         text = collapse(text)
-        if text and not re.fullmatch(r"[\d:;]+", text):
+        if text and not _PROP_ID.fullmatch(text):  # '20509:28313' is a property id, not a value
             return text
     return ""
 
@@ -148,10 +149,11 @@ def _axis_name(row: LexborNode, layout: _SkuLayout) -> tuple[str, str | None]:
 def _sku_rows(root: LexborNode) -> tuple[dict[str, list[str]], dict[str, str | None]]:
     for layout in _SKU_LAYOUTS:
         rows = root.css(layout.row)[:12]
+        matched = {r.mem_id for r in rows}
         options: dict[str, list[str]] = {}
         selected: dict[str, str | None] = {}
         for row in rows:
-            if any(p.mem_id in {r.mem_id for r in rows} for p in ancestors(row, 6)):
+            if any(p.mem_id in matched for p in ancestors(row, 6)):
                 continue  # a row nested in another match (a wrapper matched too)
             name, shown = _axis_name(row, layout)
             values: list[str] = []

@@ -79,7 +79,10 @@ TMALL_CLASSIC = """<html><head><meta charset="gbk"><title>良品铺子 坚果-tm
 <a href="#" role="button"><span>原味</span></a><i>已选中</i></li>
 <li data-value="1627207:28321" title="盐焗"><a href="#" role="button"><span>盐焗</span></a><i>已选中</i></li></ul></dd></dl>
 <dl class="tb-prop tm-sale-prop tm-clear "><dt class="tb-metatit">净含量</dt><dd><ul class="tm-clear J_TSaleProp">
-<li data-value="5919063:1"><a href="#"><span>750g</span></a></li></ul></dd></dl></div></body></html>"""
+<li data-value="5919063:1"><a href="#"><span>750g</span></a></li></ul></dd></dl>
+<dl class="tb-prop tm-sale-prop tm-clear "><dt class="tb-metatit">袋数</dt><dd><ul class="tm-clear J_TSaleProp">
+<li data-value="2:30"><a href="#"><span>30</span></a></li><li data-value="2:60"><a href="#"><span>60</span></a></li></ul>
+</dd></dl></div></body></html>"""
 
 
 TAOBAO_2025 = """<html><head><title>x-淘宝网</title></head><body>

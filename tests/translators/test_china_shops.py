@@ -57,8 +57,8 @@ def test_tmall_classic_item_promo_price_and_sale_props() -> None:
     got = _item(TMALL_CLASSIC, "https://detail.tmall.com/item.htm?id=520000000001")
     assert (got["shop"], got["id"], got["price"]) == ("tmall", "520000000001", 99.0)  # the promo price shown
     assert got["title"] == "良品铺子 每日坚果 混合果仁 750g/30袋"
-    assert got["options"] == {"口味": ["原味", "盐焗"], "净含量": ["750g"]}
-    assert got["selected"] == {"口味": "原味", "净含量": None}
+    assert got["options"] == {"口味": ["原味", "盐焗"], "净含量": ["750g"], "袋数": ["30", "60"]}
+    assert got["selected"] == {"口味": "原味", "净含量": None, "袋数": None}
 
 
 def test_taobao_2025_item_with_prefixless_hashed_classes() -> None:
