@@ -75,7 +75,7 @@ def test_a_sim_page_reads_alike_through_the_facade_and_the_cli(bundled_shop: sho
 
 
 def test_the_built_in_translators_in_order() -> None:
-    assert site_names()[-4:] == ["simsite", "amazon", "ebay", "other"]
+    assert site_names()[-5:] == ["simsite", "amazon", "ebay", "japan_korea", "other"]
     assert [type(translator_for(s)).__name__ for s in ("simsite", "amazon", "ebay", "other")] == [
         "SimsiteTranslator", "AmazonTranslator", "EbayTranslator", "GenericTranslator"]
     assert translator_for("other") is not translator_for("other")  # fresh: the generic one remembers shops
