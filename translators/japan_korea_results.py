@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, unquote_plus, urlsplit
 
 from selectolax.lexbor import LexborNode
 
 from shopsim.page import ResultCard
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import MAX_RESULT_CARDS, attr, collapse, text_of
+from shopsim.translators.dom import MAX_RESULT_CARDS, attr, collapse, select_all, text_of
 from shopsim.translators.prices import PriceInfo, parse_price
 from shopsim.translators.realsite import ResultsRead
 
@@ -45,6 +45,7 @@ class Layout:
     query: str = 'input[name="p"], input[name="q"], input[name="keyword"]'
     query_params: tuple[str, ...] = ("p", "q", "keyword", "k")
     auction: bool = False
+    query_path: re.Pattern[str] | None = None  # the search words in the results URL's path
     label_ads: tuple[str, ...] = field(default=("pr", "広告", "スポンサー", "광고", "ad", "sponsored"))
 
 
@@ -56,7 +57,7 @@ LAYOUTS: dict[str, Layout] = {
         price=".Product__priceValue",
         ids=(re.compile(r"/auction/([A-Za-z]?\d{6,})"),),
         id_attrs=("data-auction-id",),
-        ad=".Product__featured, .Product__pr, [class*='Product__icon--pr'], .Product__label--pr",
+        ad=".Product__pr, [class*='Product__icon--pr'], .Product__label--pr",
         next="li.Pager__list--next a[href], a.Pager__link--next[href], a[data-cl_link='next'][href]",
         current=".Pager__list--current, .Pager__link--current",
         query='input[name="p"], input[name="va"]', query_params=("p", "va"), auction=True),
@@ -64,13 +65,14 @@ LAYOUTS: dict[str, Layout] = {
         cards="div.searchresultitem, [class*='searchresultitem']",
         link="h2 a[href], [class*='title-link'] a[href], a[class*='title-link'][href], .title a[href]",
         title="h2, [class*='title-link'], .title",
-        price="[class*='price--'], .important, [class*='price']",
+        price=".important, [class*='price--'], .price",
         ids=(re.compile(r"item\.rakuten\.co\.jp/([^/?#]+)/([^/?#]+)"),),
         id_attrs=("data-shop-item-id",),
         ad="[class*='advertisement'], [class*='-ad-'], [class*='sponsored']",
         next="a.nextPage[href], a[class*='nextPage'][href], a[rel='next'][href]",
         current=".currentPage, [class*='currentPage'], [aria-current='page']",
-        query='input[name="sitem"], input[name="keyword"], input[name="q"]', query_params=("sitem", "keyword", "q")),
+        query='input[name="sitem"], input[name="keyword"], input[name="q"]', query_params=("sitem", "keyword", "q"),
+        query_path=re.compile(r"/search/mall/([^/?#]+)")),
     "shopping.yahoo.co.jp": Layout(
         cards="li.LoopList__item, [class*='SearchResultItem_'], [class*='SearchResult_SearchResult__item']",
         link="a[href*='store.shopping.yahoo.co.jp'], a[href*='/product/'], a[href]",
@@ -121,7 +123,7 @@ def _card_id(card: LexborNode, link: LexborNode | None, layout: Layout, url: str
             if value and value != "0":
                 return value
     for pattern in layout.ids:
-        m = pattern.search(url)
+        m = pattern.search(url) or pattern.search(unquote(url))  # an ad's click URL wraps the item URL
         if m:
             return ":".join(g for g in m.groups() if g)
     return ""
@@ -172,7 +174,11 @@ def _sponsored(card: LexborNode, layout: Layout) -> bool:
 
 def _cards(body: LexborNode, layout: Layout, base: str, hint: str) -> list[tuple[ResultCard, str | None]]:
     out: list[tuple[ResultCard, str | None]] = []
-    for card in body.css(layout.cards)[:MAX_RESULT_CARDS]:
+    seen: set[int] = set()
+    for card in select_all(body, layout.cards)[:MAX_RESULT_CARDS * 2]:
+        if card.mem_id in seen or len(out) >= MAX_RESULT_CARDS:
+            continue  # a card two of the selectors match
+        seen.add(card.mem_id)
         link = card.css_first(layout.link)
         url = absolute(attr(link, "href"), base) or ""
         cid = _card_id(card, link, layout, url)
@@ -195,7 +201,7 @@ def read_layout(body: LexborNode, layout: Layout, base: str, hint: str) -> Resul
         return None
     out = ResultsRead(cards=cards)
     box = body.css_first(layout.query) if layout.query else None
-    out.query = collapse(attr(box, "value")) or query_from_url(base, layout.query_params)
+    out.query = collapse(attr(box, "value")) or query_from_url(base, layout.query_params, layout.query_path)
     nxt = body.css_first(layout.next) if layout.next else None
     out.next_url = absolute(attr(nxt, "href"), base) if nxt is not None else None
     digits = re.sub(r"\D", "", text_of(body.css_first(layout.current)) if layout.current else "")
@@ -203,14 +209,16 @@ def read_layout(body: LexborNode, layout: Layout, base: str, hint: str) -> Resul
     return out
 
 
-def query_from_url(url: str, names: tuple[str, ...]) -> str | None:
-    """The search words a results URL carries in one of ``names``."""
+def query_from_url(url: str, names: tuple[str, ...], path: re.Pattern[str] | None = None) -> str | None:
+    """The search words a results URL carries in one of ``names`` (or in its path, Rakuten's way)."""
     try:
-        params = parse_qs(urlsplit(url).query)
+        parts = urlsplit(url)
     except ValueError:
         return None
+    params = parse_qs(parts.query)
     for name in names:
         value = collapse((params.get(name) or [""])[0])
         if value:
             return value
-    return None
+    m = path.search(parts.path) if path is not None else None
+    return collapse(unquote_plus(m.group(1))) or None if m else None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import PageState
+from shopsim.page import PageState, ProductView
 from shopsim.translators.clickables import item_clickables, results_clickables
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import collapse, text_of
@@ -27,6 +27,7 @@ from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.japan_korea_results import LAYOUTS, auction_price, read_layout
 from shopsim.translators.schema_org import own_url
 from shopsim.translators.shops import host_of
+from shopsim.translators.widgets import breadcrumb_trail, without_title_crumb
 
 if TYPE_CHECKING:
     from shopsim.translators.registry import PageSeen
@@ -48,7 +49,7 @@ class Shop:
 
 SHOPS: tuple[Shop, ...] = (
     Shop("auctions.yahoo.co.jp", "JPY", ("auctions.yahoo.co.jp",), re.compile(r"/auction/([A-Za-z]?\d{6,})"),
-         marks=("Product__titleLink", "page.auctions.yahoo.co.jp", "auctions.c.yimg.jp", "data-auction-id")),
+         marks=("Product__titleLink", "auctions.yahoo.co.jp", "auctions.c.yimg.jp", "data-auction-id")),
     Shop("paypayfleamarket.yahoo.co.jp", "JPY", ("paypayfleamarket.yahoo.co.jp",), re.compile(r"/item/(z\d+)"),
          marks=("paypayfleamarket.yahoo.co.jp", "paypayfleamarket.c.yimg.jp")),
     Shop("shopping.yahoo.co.jp", "JPY", ("shopping.yahoo.co.jp",),
@@ -125,9 +126,34 @@ class JapanKoreaTranslator(GenericTranslator):
                     clickables=results_clickables(cards, nxt, None, lambda i: urls.get(i, "")))
         if state is None:
             state = super().read_page(tree, html, url)
+        if shop is not None and shop.name == "auctions.yahoo.co.jp" and tree.body is not None and \
+                (state is None or state.page_type != "item") and (state is None or _item_url(shop, own)):
+            state = auction_item(tree, tree.body, own) or state
         if state is None or shop is None:
             return state
         return localise(state, shop, tree.body, own)
+
+
+_AUCTION_ID = re.compile(r"(?:オークションID|Auction ID)\s*[:：]?\s*([A-Za-z]?\d{6,})")
+
+
+def auction_item(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> PageState | None:
+    """An auction page the generic reader did not take for an item (no cart button, no structured
+    data): its h1, its price rows (現在 / 即決), its auction id and breadcrumb.
+    """
+    pairs = auction_pairs(body)
+    heading = next((h for h in body.css("h1")[:5] if text_of(h)), None)
+    if not pairs or heading is None:
+        return None
+    price = auction_price(pairs, "JPY")
+    shop = SHOPS[0]
+    found = _AUCTION_ID.search(text_of(body.css_first("table, dl.ProductDetail__items, #l-sub") or body)[:20000])
+    product = ProductView(
+        id=_item_url(shop, url) or (found.group(1) if found else "unknown"), title=text_of(heading),
+        price=price.value, price_text=price.text, currency="JPY",
+        category_path=without_title_crumb(breadcrumb_trail(body), text_of(heading)))
+    return PageState(page_type="item", site="other", url=url, product=product,
+                     clickables=item_clickables(product, None), has_search_bar=True)
 
 
 def _item_url(shop: Shop, url: str | None) -> str:

@@ -110,9 +110,10 @@ def breadcrumb_trail(root: LexborNode) -> list[str]:
 def without_title_crumb(trail: list[str], title: str) -> list[str]:
     """``trail`` without a last crumb that only repeats the product title (structured trails often end so).
 
-    A crumb cut short ('Hello Kitty strap 13…') counts when the title starts with it.
+    A crumb cut short ('Hello Kitty strap 13…') counts when the title starts with it. A trail of two
+    crumbs (the shop's home and the product) is left whole: no category path remains to read.
     """
-    if not trail or not title:
+    if len(trail) < 3 or not title:
         return trail
     last = collapse(trail[-1]).casefold()
     name = collapse(title).casefold()
