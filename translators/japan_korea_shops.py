@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import PageState, ProductView
+from shopsim.page import PageState
 from shopsim.translators.clickables import item_clickables, results_clickables
 from shopsim.translators.documents import page_url
-from shopsim.translators.dom import collapse, text_of
+from shopsim.translators.dom import attr, text_of
 from shopsim.translators.generic import GenericTranslator
-from shopsim.translators.japan_korea_results import LAYOUTS, auction_price, read_layout
+from shopsim.translators.japan_korea_items import ItemReading, item_price, shop_item
+from shopsim.translators.japan_korea_results import LAYOUTS, read_layout
 from shopsim.translators.schema_org import own_url
 from shopsim.translators.shops import host_of
-from shopsim.translators.widgets import breadcrumb_trail, without_title_crumb
 
 if TYPE_CHECKING:
     from shopsim.translators.registry import PageSeen
@@ -44,33 +44,49 @@ class Shop:
     hosts: tuple[str, ...]
     item_id: re.Pattern[str] | None = None  # the listing id in an item page's URL (groups joined)
     joiner: str = ":"
-    marks: tuple[str, ...] = ()  # strings only this shop's pages carry (for pages without a URL)
+    names: tuple[str, ...] = ()  # the site's name in page titles (for pages without a URL)
+    title_sel: str = ""  # the item page's title element, where it is no plain h1
+    price_sel: str = ""  # the item page's price element
+    marks: tuple[str, ...] = ()  # strings only this shop's pages carry (its item and search links)
 
 
 SHOPS: tuple[Shop, ...] = (
     Shop("auctions.yahoo.co.jp", "JPY", ("auctions.yahoo.co.jp",), re.compile(r"/auction/([A-Za-z]?\d{6,})"),
-         marks=("Product__titleLink", "auctions.yahoo.co.jp", "auctions.c.yimg.jp", "data-auction-id")),
+         names=("Yahoo!オークション", "ヤフオク"),
+         marks=("Product__titleLink", "data-auction-id", "auctions.yahoo.co.jp/jp/auction/")),
     Shop("paypayfleamarket.yahoo.co.jp", "JPY", ("paypayfleamarket.yahoo.co.jp",), re.compile(r"/item/(z\d+)"),
-         marks=("paypayfleamarket.yahoo.co.jp", "paypayfleamarket.c.yimg.jp")),
+         names=("Yahoo!フリマ", "PayPayフリマ"), marks=("paypayfleamarket.yahoo.co.jp/item/",)),
     Shop("shopping.yahoo.co.jp", "JPY", ("shopping.yahoo.co.jp",),
          re.compile(r"store\.shopping\.yahoo\.co\.jp/([^/?#]+)/([^/?#.]+)"), "_",
-         marks=("store.shopping.yahoo.co.jp", "shopping.c.yimg.jp", "item-shopping.c.yimg.jp")),
+         names=("Yahoo!ショッピング",), marks=("store.shopping.yahoo.co.jp/",),
+         title_sel=".mdItemName .elName, h1[class*='ItemName'], [class*='styles_itemName']",
+         price_sel=".elPriceNumber, [class*='ItemPrice'] [class*='price'], [class*='styles_price']"),
     Shop("rakuten.co.jp", "JPY", ("rakuten.co.jp",), re.compile(r"item\.rakuten\.co\.jp/([^/?#]+)/([^/?#]+)"),
-         marks=("item.rakuten.co.jp", "search.rakuten.co.jp", "r10s.jp", "thumbnail.image.rakuten.co.jp")),
+         names=("楽天市場", "Rakuten Ichiba"), marks=("item.rakuten.co.jp/", "search.rakuten.co.jp/"),
+         price_sel=".price2, [class*='normal_reserve_item_price'], [class*='price--']"),
     Shop("jp.mercari.com", "JPY", ("jp.mercari.com",), re.compile(r"/(?:item|shops/product)/(m?\w{8,})"),
-         marks=("jp.mercari.com", "static.mercdn.net")),
-    Shop("fril.jp", "JPY", ("fril.jp",), re.compile(r"item\.fril\.jp/(\w+)"), marks=("item.fril.jp",)),
-    Shop("coupang.com", "KRW", ("coupang.com",), re.compile(r"/vp/products/(\d+)"),
-         marks=("coupangcdn.com", "search-product-link", "/vp/products/")),
+         names=("メルカリ", "Mercari"), marks=("jp.mercari.com/item/", "static.mercdn.net"),
+         price_sel="[data-testid='price']"),
+    Shop("fril.jp", "JPY", ("fril.jp",), re.compile(r"item\.fril\.jp/(\w+)"), names=("ラクマ",),
+         marks=("item.fril.jp/",)),
+    Shop("coupang.com", "KRW", ("coupang.com",), re.compile(r"/vp/products/(\d+)"), names=("쿠팡", "Coupang"),
+         marks=("coupangcdn.com", "search-product-link", "/vp/products/"),
+         title_sel="h1.prod-buy-header__title, h2.prod-buy-header__title, h1.product-title, [class*='product-title']",
+         price_sel=".prod-sale-price .total-price strong, .total-price strong, [class*='final-price'] "
+                   "[class*='price-amount'], [class*='price-amount']"),
     Shop("gmarket.co.kr", "KRW", ("gmarket.co.kr",), re.compile(r"goodscode=(\d+)", re.IGNORECASE),
-         marks=("item.gmarket.co.kr", "browse.gmarket.co.kr", "gmarket.co.kr")),
-    Shop("auction.co.kr", "KRW", ("auction.co.kr",), re.compile(r"itemno=(\w+)", re.IGNORECASE),
-         marks=("itempage3.auction.co.kr", "browse.auction.co.kr")),
-    Shop("11st.co.kr", "KRW", ("11st.co.kr",), re.compile(r"/products/(\d+)"), marks=("www.11st.co.kr",)),
+         names=("G마켓", "지마켓", "Gmarket"), marks=("item.gmarket.co.kr/", "browse.gmarket.co.kr/"),
+         title_sel="h1.itemtit, .itemtit, [class*='item-topinfo'] h1",
+         price_sel=".price_real, strong.price_real, .box__price .text__price, [class*='price_real']"),
+    Shop("auction.co.kr", "KRW", ("auction.co.kr",), re.compile(r"itemno=(\w+)", re.IGNORECASE), names=("옥션",),
+         marks=("itempage3.auction.co.kr/", "browse.auction.co.kr/")),
+    Shop("11st.co.kr", "KRW", ("11st.co.kr",), re.compile(r"/products/(\d+)"), names=("11번가",),
+         marks=("www.11st.co.kr/products/",)),
 )
-#: Marks must show this often before a page without any URL counts as the shop's.
+#: Marks must show this often before a page without any URL or site name counts as the shop's.
 _MIN_MARKS = 3
-_MARK_SPAN = 400_000
+#: Marks are counted in the page's first characters (header, first cards): bounded work on big pages.
+_MARK_SPAN = 150_000
 
 
 def _by_host(url: str | None) -> Shop | None:
@@ -80,7 +96,24 @@ def _by_host(url: str | None) -> Shop | None:
     return next((s for s in SHOPS if any(host == h or host.endswith("." + h) for h in s.hosts)), None)
 
 
+def _by_name(tree: LexborHTMLParser) -> Shop | None:
+    """The shop its <title> or og:site_name names (the site name ends a title: the last one wins)."""
+    head = tree.head or tree.root
+    if head is None:
+        return None
+    site = attr(head.css_first('meta[property="og:site_name"]'), "content")
+    said = f"{text_of(head.css_first('title'))} | {site}"
+    best, at = None, -1
+    for shop in SHOPS:
+        for name in shop.names:
+            pos = said.rfind(name)
+            if pos > at:
+                best, at = shop, pos
+    return best
+
+
 def _by_marks(html: str) -> Shop | None:
+    """The shop whose item/search links fill the page's head (CDN hosts are shared: not counted)."""
     head = html[:_MARK_SPAN]
     counts = [(sum(head.count(m) for m in s.marks), i) for i, s in enumerate(SHOPS)]
     best, index = max(counts)
@@ -94,7 +127,7 @@ def shop_for(url: str | None, tree: LexborHTMLParser | None, html: str) -> Shop 
     own = page_url(tree) if tree is not None else None
     if own and host_of(own):
         return _by_host(own)
-    return _by_marks(html)
+    return (_by_name(tree) if tree is not None else None) or _by_marks(html)
 
 
 def is_japan_korea_shop(page: PageSeen) -> bool:
@@ -126,34 +159,16 @@ class JapanKoreaTranslator(GenericTranslator):
                     clickables=results_clickables(cards, nxt, None, lambda i: urls.get(i, "")))
         if state is None:
             state = super().read_page(tree, html, url)
-        if shop is not None and shop.name == "auctions.yahoo.co.jp" and tree.body is not None and \
-                (state is None or state.page_type != "item") and (state is None or _item_url(shop, own)):
-            state = auction_item(tree, tree.body, own) or state
+        if shop is not None and tree.body is not None and (state is None or state.page_type != "item") and \
+                (state is None or _item_url(shop, own)):  # an item page without cart words or structured data
+            state = shop_item(tree.body, own, _item_url(shop, own), _reading(shop)) or state
         if state is None or shop is None:
             return state
         return localise(state, shop, tree.body, own)
 
 
-_AUCTION_ID = re.compile(r"(?:オークションID|Auction ID)\s*[:：]?\s*([A-Za-z]?\d{6,})")
-
-
-def auction_item(tree: LexborHTMLParser, body: LexborNode, url: str | None) -> PageState | None:
-    """An auction page the generic reader did not take for an item (no cart button, no structured
-    data): its h1, its price rows (現在 / 即決), its auction id and breadcrumb.
-    """
-    pairs = auction_pairs(body)
-    heading = next((h for h in body.css("h1")[:5] if text_of(h)), None)
-    if not pairs or heading is None:
-        return None
-    price = auction_price(pairs, "JPY")
-    shop = SHOPS[0]
-    found = _AUCTION_ID.search(text_of(body.css_first("table, dl.ProductDetail__items, #l-sub") or body)[:20000])
-    product = ProductView(
-        id=_item_url(shop, url) or (found.group(1) if found else "unknown"), title=text_of(heading),
-        price=price.value, price_text=price.text, currency="JPY",
-        category_path=without_title_crumb(breadcrumb_trail(body), text_of(heading)))
-    return PageState(page_type="item", site="other", url=url, product=product,
-                     clickables=item_clickables(product, None), has_search_bar=True)
+def _reading(shop: Shop) -> ItemReading:
+    return ItemReading(shop.currency, shop.title_sel, shop.price_sel, shop.name == "auctions.yahoo.co.jp")
 
 
 def _item_url(shop: Shop, url: str | None) -> str:
@@ -183,38 +198,12 @@ def localise(state: PageState, shop: Shop, body: LexborNode | None, url: str | N
         listing = _item_url(shop, url)
         if listing:
             changes["id"] = listing
-        if shop.name == "auctions.yahoo.co.jp" and body is not None:
-            price = auction_price(auction_pairs(body), shop.currency)
+        reading = _reading(shop)
+        if body is not None and (reading.auction or product.price is None):
+            price = item_price(body, reading)
             if price.value is not None:
                 changes.update(price=price.value, price_text=price.text)
         product = product.model_copy(update=changes)
         update["product"] = product
         update["clickables"] = item_clickables(product, None)
     return state.model_copy(update=update)
-
-
-_LABEL = re.compile(r"^(現在|即決|現在価格|即決価格|입찰가|즉시구매가)\s*[:：]?\s*")
-
-
-def auction_pairs(body: LexborNode) -> list[tuple[str, str]]:
-    """(label, price text) of an auction page's price rows: '現在 1,000円（税0円）', '即決 5,000円'.
-
-    Every era writes them as a definition list (``dl`` with the label in ``dt``, 2019-2024 classes
-    ``Price--current`` / ``Price--buynow``; the 2025 layout with generated class names): the row's
-    text starts with its label.
-    """
-    pairs: list[tuple[str, str]] = []
-    for dl in body.css("dl")[:300]:
-        text = text_of(dl)
-        m = _LABEL.match(text)
-        if m is None or len(text) > 80:
-            continue
-        rest = collapse(text[m.end():])
-        if rest and any(c.isdigit() for c in rest) and not any(label == m.group(1) for label, _ in pairs):
-            pairs.append((m.group(1), _first_price(rest)))
-    return pairs
-
-
-def _first_price(text: str) -> str:
-    """'1,000円（税 0 円）' -> '1,000円': the amount before any tax note."""
-    return re.split(r"[（(]", text, maxsplit=1)[0].strip()

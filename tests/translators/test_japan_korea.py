@@ -330,3 +330,33 @@ def test_rakuten_search() -> None:
         ("shopa:tb-500", 2480.0, True), ("shopb:10001234", 3300.0, False), ("shopc:bottle-1l", 4180.0, False)]
     assert state.results[1].title == "サーモス 真空断熱ケータイマグ" and state.page_num == 1
     assert state.next_page_url == "https://search.rakuten.co.jp/search/mall/%E6%B0%B4%E7%AD%92/?p=2"
+
+
+COUPANG_ITEM = """<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8"><title>스탠리 텀블러 591ml - 텀블러 | 쿠팡</title>
+</head><body><ul id="breadcrumb" class="breadcrumb"><li><a href="/">쿠팡 홈</a></li>
+<li><a href="/np/categories/1">주방용품</a></li><li><a href="/np/categories/2">텀블러</a></li></ul>
+<div class="prod-atf"><h2 class="prod-buy-header__title">스탠리 텀블러 591ml</h2><div class="prod-price">
+<div class="prod-origin-price"><span class="origin-price">45,000원</span></div><div class="prod-sale-price">
+<span class="total-price"><strong>32,900<span class="price-unit">원</span></strong></span></div></div>
+<button class="prod-cart-btn">장바구니 담기</button><button class="prod-buy-btn">바로구매</button></div></body></html>"""
+
+GMARKET_ITEM = """<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8"><title>G마켓 - 스탠리 퀜처 텀블러</title></head>
+<body><div class="item-topinfo"><h1 class="itemtit">스탠리 퀜처 텀블러</h1><div class="price">
+<span class="price_original">49,000원</span><strong class="price_real">39,800<span class="unit">원</span></strong></div>
+<button>구매하기</button></div></body></html>"""
+
+
+@pytest.mark.parametrize(("html", "url", "shop", "ident", "title", "price"), [
+    (COUPANG_ITEM, "https://www.coupang.com/vp/products/7000000001?itemId=1&vendorItemId=2", "coupang.com",
+     "7000000001", "스탠리 텀블러 591ml", 32900.0),
+    (GMARKET_ITEM, "https://item.gmarket.co.kr/Item?goodscode=3000000001", "gmarket.co.kr", "3000000001",
+     "스탠리 퀜처 텀블러", 39800.0)])
+def test_korean_item_pages(html: str, url: str, shop: str, ident: str, title: str, price: float) -> None:
+    for given in (url, None):  # without a URL the page's <title> names the shop
+        state = translate_html(html, given)
+        assert (state.page_type, state.shop, state.currency) == ("item", shop, "KRW")
+        p = state.product
+        assert p is not None and (p.title, p.price) == (title, price)
+        assert p.id == (ident if given else p.id)
+    coupang = translate_html(COUPANG_ITEM, "https://www.coupang.com/vp/products/7000000001")
+    assert coupang.product is not None and coupang.product.category_path == ["쿠팡 홈", "주방용품", "텀블러"]
