@@ -46,6 +46,7 @@ class Layout:
     query_params: tuple[str, ...] = ("p", "q", "keyword", "k")
     auction: bool = False
     query_path: re.Pattern[str] | None = None  # the search words in the results URL's path
+    title_query: re.Pattern[str] | None = None  # the search words in the page's <title>
     label_ads: tuple[str, ...] = field(default=("pr", "広告", "スポンサー", "광고", "ad", "sponsored"))
 
 
@@ -60,7 +61,8 @@ LAYOUTS: dict[str, Layout] = {
         ad=".Product__pr, [class*='Product__icon--pr'], .Product__label--pr",
         next="li.Pager__list--next a[href], a.Pager__link--next[href], a[data-cl_link='next'][href]",
         current=".Pager__list--current, .Pager__link--current",
-        query='input[name="p"], input[name="va"]', query_params=("p", "va"), auction=True),
+        query='input[name="p"], input[name="va"]', query_params=("p", "va"), auction=True,
+        title_query=re.compile(r"^「(.+?)」の(?:検索結果|落札相場)")),
     "rakuten.co.jp": Layout(
         cards="div.searchresultitem, [class*='searchresultitem']",
         link="h2 a[href], [class*='title-link'] a[href], a[class*='title-link'][href], .title a[href]",
@@ -72,7 +74,7 @@ LAYOUTS: dict[str, Layout] = {
         next="a.nextPage[href], a[class*='nextPage'][href], a[rel='next'][href]",
         current=".currentPage, [class*='currentPage'], [aria-current='page']",
         query='input[name="sitem"], input[name="keyword"], input[name="q"]', query_params=("sitem", "keyword", "q"),
-        query_path=re.compile(r"/search/mall/([^/?#]+)")),
+        query_path=re.compile(r"/search/mall/([^/?#]+)"), title_query=re.compile(r"^【楽天市場】(.+?)の通販")),
     "shopping.yahoo.co.jp": Layout(
         cards="li.LoopList__item, [class*='SearchResultItem_'], [class*='SearchResult_SearchResult__item']",
         link="a[href*='store.shopping.yahoo.co.jp'], a[href*='/product/'], a[href]",
@@ -194,14 +196,19 @@ def _cards(body: LexborNode, layout: Layout, base: str, hint: str) -> list[tuple
     return out
 
 
-def read_layout(body: LexborNode, layout: Layout, base: str, hint: str) -> ResultsRead | None:
-    """The results a page shows in ``layout``; None when it holds no card of that layout."""
+def read_layout(body: LexborNode, layout: Layout, base: str, hint: str, title: str = "") -> ResultsRead | None:
+    """The results a page shows in ``layout``; None when it holds no card of that layout.
+
+    The query is the search box's value, else the URL's, else the one the page's ``title`` names.
+    """
     cards = _cards(body, layout, base, hint)
     if not cards:
         return None
     out = ResultsRead(cards=cards)
     box = body.css_first(layout.query) if layout.query else None
     out.query = collapse(attr(box, "value")) or query_from_url(base, layout.query_params, layout.query_path)
+    said = layout.title_query.search(collapse(title)) if layout.title_query is not None else None
+    out.query = out.query or (collapse(said.group(1)) if said else None)
     nxt = body.css_first(layout.next) if layout.next else None
     out.next_url = absolute(attr(nxt, "href"), base) if nxt is not None else None
     digits = re.sub(r"\D", "", text_of(body.css_first(layout.current)) if layout.current else "")

@@ -60,7 +60,7 @@ SHOPS: tuple[Shop, ...] = (
          re.compile(r"store\.shopping\.yahoo\.co\.jp/([^/?#]+)/([^/?#.]+)"), "_",
          names=("Yahoo!ショッピング",), marks=("store.shopping.yahoo.co.jp/",),
          title_sel=".mdItemName .elName, h1[class*='ItemName'], [class*='styles_itemName']",
-         price_sel=".elPriceNumber, [class*='ItemPrice'] [class*='price'], [class*='styles_price']"),
+         price_sel="[itemprop='price'], .elPriceNumber, [class*='ItemPrice'] [class*='price'], [class*='styles_price']"),
     Shop("rakuten.co.jp", "JPY", ("rakuten.co.jp",), re.compile(r"item\.rakuten\.co\.jp/([^/?#]+)/([^/?#]+)"),
          names=("楽天市場", "Rakuten Ichiba"), marks=("item.rakuten.co.jp/", "search.rakuten.co.jp/"),
          price_sel=".price2, [class*='normal_reserve_item_price'], [class*='price--']"),
@@ -148,7 +148,7 @@ class JapanKoreaTranslator(GenericTranslator):
         state = None
         layout = LAYOUTS.get(shop.name) if shop is not None else None
         if shop is not None and layout is not None and tree.body is not None and not _item_url(shop, own):
-            res = read_layout(tree.body, layout, own or "", shop.currency)
+            res = read_layout(tree.body, layout, own or "", shop.currency, text_of(tree.css_first("title")))
             if res is not None and (len(res.cards) >= 3 or res.query):
                 cards, nxt = res.cards, res.next_url
                 urls = {c.id: c.url or "" for c, _ in cards}

@@ -163,6 +163,8 @@ def test_yahoo_auctions_search(url: str | None) -> None:
     assert got == [("x1100000001", "ファミコン 本体 動作品", 3000.0, False),  # buy-now price over the bid
                    ("b1100000002", "ファミコン ソフト まとめ 10本", 2500.0, False),
                    ("1100000003", "ディスクシステム 本体", 8800.0, True)]
+    no_box = translate_html(AUCTION_SEARCH.replace('name="p" value="ファミコン"', 'name="p" value=""'))
+    assert no_box.query == "ファミコン"  # from the title '「ファミコン」の検索結果'
     texts = [r.price_text for r in state.results]
     assert "buy-now" in texts[0] and "1,200円" in texts[0] and "current bid" in texts[1]
 
