@@ -123,7 +123,7 @@ def _apex_price(box: LexborNode, hint: str | None) -> PriceInfo | None:
 #: Core price blocks, desktop first; the mobile layout's (``a-mobile``) have the same inner markup.
 _CORE_PRICE = ("corePriceDisplay_desktop_feature_div", "corePrice_desktop", "corePrice_feature_div",
                "apex_desktop", "apex_offerDisplay_desktop", "corePriceDisplay_mobile_feature_div",
-               "corePrice_mobile_feature_div", "apex_mobile", "apex_offerDisplay_mobile")
+               "corePrice_mobile_feature_div", "apex_mobile", "apex_mobile_feature_div", "apex_offerDisplay_mobile")
 #: (element id, selector inside it or None): older price blocks, most specific first
 _LEGACY_PRICE: tuple[tuple[str, str | None], ...] = (
     ("priceblock_dealprice", None), ("priceblock_saleprice", None), ("priceblock_ourprice", None),
@@ -157,8 +157,9 @@ def _price(ids: Ids, hint: str | None) -> PriceInfo:
 def _rating(body: LexborNode, ids: Ids, asin: str) -> tuple[float | None, str]:
     node = ids.get("acrPopover")
     text = attr(node, "title") or text_of(first(node, ".a-icon-alt")) if node is not None else ""
-    if not text:
-        text = text_of(first(ids.get("averageCustomerReviews"), ".a-icon-alt"))
+    if not text:  # the mobile layout may wrap the stars in the feature div only
+        box = ids.get("averageCustomerReviews") or ids.get("averageCustomerReviews_feature_div")
+        text = text_of(first(box, ".a-icon-alt"))
     if not text and asin and "acrPopover" not in ids:  # 2010-2013: star sprite next to the title
         summary = body.css_first(f'.asinReviewsSummary[name="{asin}"]')
         text = attr(first(summary, "[title]"), "title") if summary is not None else ""

@@ -72,8 +72,8 @@ SHOPS: tuple[Shop, ...] = (
     Shop("coupang.com", "KRW", ("coupang.com",), re.compile(r"/vp/products/(\d+)"), names=("쿠팡", "Coupang"),
          marks=("coupangcdn.com", "search-product-link", "/vp/products/"),
          title_sel="h1.prod-buy-header__title, h2.prod-buy-header__title, h1.product-title, [class*='product-title']",
-         price_sel=".prod-sale-price .total-price strong, .total-price strong, [class*='final-price'] "
-                   "[class*='price-amount'], [class*='price-amount']"),
+         price_sel=".prod-sale-price .total-price strong, .total-price strong, [class*='final-price-amount'], "
+                   "[class*='final-price'] [class*='price-amount'], [class*='sales-price-amount']"),
     Shop("gmarket.co.kr", "KRW", ("gmarket.co.kr",), re.compile(r"goodscode=(\d+)", re.IGNORECASE),
          names=("G마켓", "지마켓", "Gmarket"), marks=("item.gmarket.co.kr/", "browse.gmarket.co.kr/"),
          title_sel="h1.itemtit, .itemtit, [class*='item-topinfo'] h1",

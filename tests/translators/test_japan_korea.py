@@ -362,3 +362,18 @@ def test_korean_item_pages(html: str, url: str, shop: str, ident: str, title: st
         assert p.id == (ident if given else p.id)
     coupang = translate_html(COUPANG_ITEM, "https://www.coupang.com/vp/products/7000000001")
     assert coupang.product is not None and coupang.product.category_path == ["쿠팡 홈", "주방용품", "텀블러"]
+
+
+def test_amazon_mobile_title_variants_and_stars_in_the_feature_div() -> None:
+    page = mobile_item().replace('<div id="averageCustomerReviews" data-asin="B0TESTJP01">',
+                                 '<div id="averageCustomerReviews_feature_div"><div class="a-row">')
+    nested = page.replace('<span id="title"', '<span id="productTitle"').replace('<h1 class="a-size-small">',
+                                                                                 '<h1 id="title" class="a-size-small">')
+    bare = page.replace('<h1 class="a-size-small">', '<div class="a-row">').replace("</span></h1>", "</span></div>")
+    for html in (nested, bare):
+        state = translate_html(html, "https://www.amazon.co.jp/dp/B0TESTJP01")
+        assert state.product is not None and state.product.title == "ミニ水筒 ステンレス 500ml 保温 保冷"
+        assert state.product.rating == 4.4
+    # a span#title outside any title block is no product title (and this page shows nothing else)
+    stray = '<html class="a-mobile"><body><div id="nav-logo"></div><p><span id="title">Hello</span></p></body></html>'
+    assert translate_html(stray, "https://www.amazon.co.jp/gp/help").page_type != "item"
