@@ -16,18 +16,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from shopsim.page import PageState
+from shopsim.page import Navigation, PageState
 from shopsim.translators.clickables import item_clickables, results_clickables
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import attr, text_of
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.japan_korea_items import ItemReading, item_price, shop_item
 from shopsim.translators.japan_korea_results import LAYOUTS, read_layout
+from shopsim.translators.realsite import MAX_QUERY_CHARS
 from shopsim.translators.schema_org import own_url
-from shopsim.translators.shops import host_of
+from shopsim.translators.shops import host_of, search_form
 
 if TYPE_CHECKING:
     from shopsim.translators.registry import PageSeen
@@ -47,35 +49,41 @@ class Shop:
     names: tuple[str, ...] = ()  # the site's name in page titles (for pages without a URL)
     title_sel: str = ""  # the item page's title element, where it is no plain h1
     price_sel: str = ""  # the item page's price element
+    search: str = ""  # the shop's search URL ('{}' = the quoted query), for pages without a search form
     marks: tuple[str, ...] = ()  # strings only this shop's pages carry (its item and search links)
 
 
 SHOPS: tuple[Shop, ...] = (
     Shop("auctions.yahoo.co.jp", "JPY", ("auctions.yahoo.co.jp",), re.compile(r"/auction/([A-Za-z]?\d{6,})"),
-         names=("Yahoo!オークション", "ヤフオク"),
+         names=("Yahoo!オークション", "ヤフオク"), search="https://auctions.yahoo.co.jp/search/search?p={}",
          marks=("Product__titleLink", "data-auction-id", "auctions.yahoo.co.jp/jp/auction/")),
     Shop("paypayfleamarket.yahoo.co.jp", "JPY", ("paypayfleamarket.yahoo.co.jp",), re.compile(r"/item/(z\d+)"),
-         names=("Yahoo!フリマ", "PayPayフリマ"), marks=("paypayfleamarket.yahoo.co.jp/item/",)),
+         names=("Yahoo!フリマ", "PayPayフリマ"), marks=("paypayfleamarket.yahoo.co.jp/item/",),
+         search="https://paypayfleamarket.yahoo.co.jp/search/{}"),
     Shop("shopping.yahoo.co.jp", "JPY", ("shopping.yahoo.co.jp",),
          re.compile(r"store\.shopping\.yahoo\.co\.jp/([^/?#]+)/([^/?#.]+)"), "_",
          names=("Yahoo!ショッピング",), marks=("store.shopping.yahoo.co.jp/",),
+         search="https://shopping.yahoo.co.jp/search?p={}",
          title_sel=".mdItemName .elName, h1[class*='ItemName'], [class*='styles_itemName']",
          price_sel="[itemprop='price'], .elPriceNumber, [class*='ItemPrice'] [class*='price'], [class*='styles_price']"),
     Shop("rakuten.co.jp", "JPY", ("rakuten.co.jp",), re.compile(r"item\.rakuten\.co\.jp/([^/?#]+)/([^/?#]+)"),
          names=("楽天市場", "Rakuten Ichiba"), marks=("item.rakuten.co.jp/", "search.rakuten.co.jp/"),
+         search="https://search.rakuten.co.jp/search/mall/{}/",
          price_sel=".price2, [class*='normal_reserve_item_price'], [class*='price--']"),
     Shop("jp.mercari.com", "JPY", ("jp.mercari.com",), re.compile(r"/(?:item|shops/product)/(m?\w{8,})"),
          names=("メルカリ", "Mercari"), marks=("jp.mercari.com/item/", "static.mercdn.net"),
+         search="https://jp.mercari.com/search?keyword={}",
          price_sel="[data-testid='price']"),
     Shop("fril.jp", "JPY", ("fril.jp",), re.compile(r"item\.fril\.jp/(\w+)"), names=("ラクマ",),
          marks=("item.fril.jp/",)),
     Shop("coupang.com", "KRW", ("coupang.com",), re.compile(r"/vp/products/(\d+)"), names=("쿠팡", "Coupang"),
-         marks=("coupangcdn.com", "search-product-link", "/vp/products/"),
+         marks=("coupangcdn.com", "search-product-link", "/vp/products/"), search="https://www.coupang.com/np/search?q={}",
          title_sel="h1.prod-buy-header__title, h2.prod-buy-header__title, h1.product-title, [class*='product-title']",
          price_sel=".prod-sale-price .total-price strong, .total-price strong, [class*='final-price-amount'], "
                    "[class*='final-price'] [class*='price-amount'], [class*='sales-price-amount']"),
     Shop("gmarket.co.kr", "KRW", ("gmarket.co.kr",), re.compile(r"goodscode=(\d+)", re.IGNORECASE),
          names=("G마켓", "지마켓", "Gmarket"), marks=("item.gmarket.co.kr/", "browse.gmarket.co.kr/"),
+         search="https://browse.gmarket.co.kr/search?keyword={}",
          title_sel="h1.itemtit, .itemtit, [class*='item-topinfo'] h1",
          price_sel=".price_real, strong.price_real, .box__price .text__price, [class*='price_real']"),
     Shop("auction.co.kr", "KRW", ("auction.co.kr",), re.compile(r"itemno=(\w+)", re.IGNORECASE), names=("옥션",),
@@ -164,7 +172,25 @@ class JapanKoreaTranslator(GenericTranslator):
             state = shop_item(tree.body, own, _item_url(shop, own), _reading(shop)) or state
         if state is None or shop is None:
             return state
+        if tree.body is not None:  # search[...] and paging go through the page's own form, by shop name
+            form, _ = search_form(tree.body, own or "", MAX_QUERY_CHARS)
+            self._remember(shop.name, form, own)
         return localise(state, shop, tree.body, own)
+
+
+    # -- actions on the shop's own addresses when the page did not show them ---------------
+    def _origin(self, state: PageState) -> str | None:
+        return super()._origin(state) or (f"https://{state.shop}" if _by_name_exact(state.shop) else None)
+
+    def _search(self, state: PageState, query: str) -> Navigation:
+        shop = _by_name_exact(state.shop)
+        if shop is not None and shop.search and shop.name not in self._forms:
+            return Navigation(kind="goto", url=shop.search.format(quote(query)))
+        return super()._search(state, query)
+
+
+def _by_name_exact(name: str | None) -> Shop | None:
+    return next((s for s in SHOPS if s.name == name), None)
 
 
 def _reading(shop: Shop) -> ItemReading:

@@ -377,3 +377,16 @@ def test_amazon_mobile_title_variants_and_stars_in_the_feature_div() -> None:
     # a span#title outside any title block is no product title (and this page shows nothing else)
     stray = '<html class="a-mobile"><body><div id="nav-logo"></div><p><span id="title">Hello</span></p></body></html>'
     assert translate_html(stray, "https://www.amazon.co.jp/gp/help").page_type != "item"
+
+
+def test_actions_stay_on_the_shop() -> None:
+    translator = JapanKoreaTranslator()
+    state = translator.parse(AUCTION_SEARCH)
+    nav = translator.resolve(state, "search[ファミコン 本体]")
+    assert nav.url == "https://auctions.yahoo.co.jp/search/search?p=%E3%83%95%E3%82%A1%E3%83%9F%E3%82%B3%E3%83%B3+%E6%9C%AC%E4%BD%93"
+    assert translator.resolve(state, "click[x1100000001]").url == "https://page.auctions.yahoo.co.jp/jp/auction/x1100000001"
+    assert translator.resolve(state, "click[back to search]").url == "https://auctions.yahoo.co.jp/"
+    assert "b=51" in (translator.resolve(state, "click[next >]").url or "")
+    fresh = JapanKoreaTranslator()  # a page without a search form: the shop's own search address
+    item = fresh.parse(GMARKET_ITEM, "https://item.gmarket.co.kr/Item?goodscode=3000000001")
+    assert fresh.resolve(item, "search[텀블러]").url == "https://browse.gmarket.co.kr/search?keyword=%ED%85%80%EB%B8%94%EB%9F%AC"
