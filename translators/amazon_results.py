@@ -253,7 +253,7 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
                                      sponsored=_sponsored(card, modern, parts), url=url),
                           _selector(card, asin, link, modern)))
     search_box = first(body, "#twotabsearchtextbox", "#nav-search-keywords", 'input[name="field-keywords"]')
-    out.query = collapse(attr(search_box, "value")) or _query_from_url(base)
+    out.query = collapse(attr(search_box, "value")) or _query_from_url(base) or _query_from_title(tree)
     paging = _pager(nodes[-1]) if nodes else {}
     if not paging:
         paging = landmarks(body, _PAGING) or _labelled_pager(body)
@@ -269,6 +269,17 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
     if not out.cards and not out.query and nxt is None:
         return None
     return out
+
+
+_TITLE_QUERY = re.compile(r"^Amazon(?:\.[a-z]{2,3}){1,2}\s*[:：]\s*(.+)$", re.IGNORECASE)
+
+
+def _query_from_title(tree: LexborHTMLParser) -> str | None:
+    """'Amazon.co.jp : 水筒' -> '水筒': a results page titles itself with the query (mobile pages too)."""
+    root = tree.head or tree.root
+    node = root.css_first("title") if root is not None else None
+    m = _TITLE_QUERY.match(text_of(node)) if node is not None else None
+    return collapse(m.group(1)) or None if m else None
 
 
 def _query_from_url(url: str) -> str | None:

@@ -158,14 +158,22 @@ def _auction_card_price(card: LexborNode, layout: Layout, hint: str) -> PriceInf
         box = value.parent
         label = text_of(box.css_first(".Product__label")) if box is not None else ""
         pairs.append((label or ("即決" if "buynow" in attr(value, "class").casefold() else "現在"), text_of(value)))
-    buy_now = next((attr(n, "data-auction-buynowprice") for n in card.css("[data-auction-buynowprice]")[:2]), "")
-    if buy_now.isdigit() and int(buy_now) > 0 and not any(_BUY_NOW.search(label) for label, _ in pairs):
-        pairs.append(("即決", f"{int(buy_now):,}円"))
+    for name, label in (("data-auction-buynowprice", "即決"), ("data-auction-price", "現在")):
+        raw = next((attr(n, name) for n in card.css(f"[{name}]")[:2]), "")
+        shown = any(bool(_BUY_NOW.search(x)) == (label == "即決") for x, _ in pairs)
+        if raw.isdigit() and int(raw) > 0 and not shown:  # the link's data when the row is not rendered
+            pairs.append((label, f"{int(raw):,}円"))
     return auction_price(pairs, hint)
 
 
+_AD_CLASS = re.compile(r"(?:^|[-_])(?:ad|ads|pr|sponsored|advertisement)$", re.IGNORECASE)
+
+
 def _sponsored(card: LexborNode, layout: Layout) -> bool:
+    """An ad badge inside the card, an ad modifier on it ('Product--ad'), or a bare 'PR' / '광고' label."""
     if layout.ad and card.css_first(layout.ad) is not None:
+        return True
+    if any(_AD_CLASS.search(token) for token in attr(card, "class").split()):
         return True
     for node in card.css("span, em, i, div")[:80]:
         text = collapse(node.text(deep=False) or "").casefold()

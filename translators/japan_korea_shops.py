@@ -25,7 +25,7 @@ from shopsim.translators.clickables import item_clickables, results_clickables
 from shopsim.translators.documents import page_url
 from shopsim.translators.dom import attr, text_of
 from shopsim.translators.generic import GenericTranslator
-from shopsim.translators.japan_korea_items import ItemReading, item_price, shop_item
+from shopsim.translators.japan_korea_items import ItemReading, auction_pairs, item_price, shop_item
 from shopsim.translators.japan_korea_results import LAYOUTS, read_layout
 from shopsim.translators.realsite import MAX_QUERY_CHARS
 from shopsim.translators.schema_org import own_url
@@ -150,33 +150,26 @@ class JapanKoreaTranslator(GenericTranslator):
     """The generic reader, with each shop's results layout, name, currency, ids and auction price."""
 
     def read_page(self, tree: LexborHTMLParser, html: str, url: str | None) -> PageState | None:
-        """The shop's own results layout first (not on item URLs), else the generic reading; then localised."""
+        """The shop's own results layout first (not on item pages), else the generic reading, else the
+        shop's own item elements (an item page without cart words or structured data); then localised.
+        """
         own = url or own_url(tree)
         shop = shop_for(url, tree, html)
-        state = None
-        layout = LAYOUTS.get(shop.name) if shop is not None else None
-        if shop is not None and layout is not None and tree.body is not None and not _item_url(shop, own):
-            res = read_layout(tree.body, layout, own or "", shop.currency, text_of(tree.css_first("title")))
-            if res is not None and (len(res.cards) >= 3 or res.query):
-                cards, nxt = res.cards, res.next_url
-                urls = {c.id: c.url or "" for c, _ in cards}
-                state = PageState(
-                    page_type="results", site="other", url=own, query=res.query,
-                    keywords=res.query.split() if res.query else None, page_num=res.page_num,
-                    results=[c for c, _ in cards], next_page_url=nxt, has_search_bar=True,
-                    clickables=results_clickables(cards, nxt, None, lambda i: urls.get(i, "")))
+        body = tree.body
+        if shop is None or body is None:
+            return super().read_page(tree, html, url)
+        listing = _item_url(shop, own)
+        reading = _reading(shop)
+        item_page = bool(listing) or (reading.auction and bool(auction_pairs(body)))  # bid rows: an auction
+        state = None if item_page else _layout_results(tree, body, shop, own)
+        state = state or super().read_page(tree, html, url)
+        if state is None or (item_page and state.page_type != "item"):
+            state = shop_item(body, own, listing, reading) or state
         if state is None:
-            state = super().read_page(tree, html, url)
-        if shop is not None and tree.body is not None and (state is None or state.page_type != "item") and \
-                (state is None or _item_url(shop, own)):  # an item page without cart words or structured data
-            state = shop_item(tree.body, own, _item_url(shop, own), _reading(shop)) or state
-        if state is None or shop is None:
-            return state
-        if tree.body is not None:  # search[...] and paging go through the page's own form, by shop name
-            form, _ = search_form(tree.body, own or "", MAX_QUERY_CHARS)
-            self._remember(shop.name, form, own)
-        return localise(state, shop, tree.body, own)
-
+            return None
+        form, _ = search_form(body, own or "", MAX_QUERY_CHARS)  # search[...] and paging use the page's form
+        self._remember(shop.name, form, own)
+        return localise(state, shop, body, own)
 
     # -- actions on the shop's own addresses when the page did not show them ---------------
     def _origin(self, state: PageState) -> str | None:
@@ -187,6 +180,20 @@ class JapanKoreaTranslator(GenericTranslator):
         if shop is not None and shop.search and shop.name not in self._forms:
             return Navigation(kind="goto", url=shop.search.format(quote(query)))
         return super()._search(state, query)
+
+
+def _layout_results(tree: LexborHTMLParser, body: LexborNode, shop: Shop, url: str | None) -> PageState | None:
+    """The results state of the shop's own results layout (``japan_korea_results``), if the page has one."""
+    layout = LAYOUTS.get(shop.name)
+    res = read_layout(body, layout, url or "", shop.currency, text_of(tree.css_first("title"))) if layout else None
+    if res is None or not (len(res.cards) >= 3 or res.query):
+        return None
+    cards, nxt = res.cards, res.next_url
+    urls = {c.id: c.url or "" for c, _ in cards}
+    return PageState(
+        page_type="results", site="other", url=url, query=res.query, keywords=res.query.split() if res.query else None,
+        page_num=res.page_num, results=[c for c, _ in cards], next_page_url=nxt, has_search_bar=True,
+        clickables=results_clickables(cards, nxt, None, lambda i: urls.get(i, "")))
 
 
 def _by_name_exact(name: str | None) -> Shop | None:

@@ -390,3 +390,26 @@ def test_actions_stay_on_the_shop() -> None:
     fresh = JapanKoreaTranslator()  # a page without a search form: the shop's own search address
     item = fresh.parse(GMARKET_ITEM, "https://item.gmarket.co.kr/Item?goodscode=3000000001")
     assert fresh.resolve(item, "search[텀블러]").url == "https://browse.gmarket.co.kr/search?keyword=%ED%85%80%EB%B8%94%EB%9F%AC"
+
+
+def test_amazon_query_from_the_title_when_the_box_is_empty() -> None:
+    page = mobile_search().replace('value="水筒"', 'value=""')
+    assert translate_html(page).query is None  # 'Amazon | 水筒' is no results title
+    titled = page.replace("<title>Amazon | 水筒</title>", "<title>Amazon.co.jp : 水筒</title>")
+    assert translate_html(titled).query == "水筒"
+
+
+def test_auction_card_price_from_the_link_data_when_no_row_is_rendered() -> None:
+    bare = AUCTION_SEARCH.replace('<div class="Product__priceInfo">', '<div class="Product__priceInfo" hidden>')
+    bare = bare.replace('class="Product__priceValue', 'class="Hidden__value')
+    page = bare.replace('data-auction-id="b1100000002">', 'data-auction-id="b1100000002" data-auction-price="2500">', 1)
+    state = translate_html(page)
+    assert state.results[1].price == 2500.0 and state.results[0].price is None
+
+
+def test_auction_item_with_recommended_auctions_is_an_item() -> None:
+    cards = "".join(_auction(f"r11000000{i}", f"おすすめ {i}", "500円", None) for i in range(4))
+    page = _auction_item(False, False).replace("</body>", f'<ul class="Products__items">{cards}</ul></body>')
+    state = translate_html(page)
+    assert state.page_type == "item" and state.product is not None
+    assert (state.product.id, state.product.price) == ("x1100000001", 3000.0)
