@@ -47,12 +47,16 @@ def auction_pairs(body: LexborNode) -> list[tuple[str, str]]:
     """
     pairs: list[tuple[str, str]] = []
     for dl in body.css("dl")[:300]:
-        text = text_of(dl)
-        m = _LABEL.match(text)
-        if m is None or len(text) > 80:
+        first = dl.child
+        while first is not None and not first.is_element_node and not (first.text_content or "").strip():
+            first = first.next  # the row's first element (dt) or text: its label
+        label = collapse(first.text_content if first is not None and not first.is_element_node else text_of(first))
+        m = _LABEL.match(label) if first is not None and len(label) <= 40 else None
+        if m is None or any(seen == m.group(1) for seen, _ in pairs):
             continue
-        rest = collapse(text[m.end():])
-        if rest and any(c.isdigit() for c in rest) and not any(label == m.group(1) for label, _ in pairs):
+        rest = collapse(text_of(dl)[:200])[len(label):] if len(label) == m.end() else label[m.end():]
+        rest = collapse(rest)
+        if rest and any(c.isdigit() for c in rest):
             pairs.append((m.group(1), _first_price(rest)))
     return pairs
 

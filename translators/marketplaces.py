@@ -179,8 +179,9 @@ def find_market(site: str, urls: Iterable[str | None], html: str = "") -> Market
     return _nav_locale(html) if site == "amazon" else None
 
 
-_NAV_LOCALE_RE = re.compile(r"""class=["'][^"']*\bnav-locale-([a-z]{2})\b""")
-#: Amazon's header names its country (``nav-locale-jp``); where that is not the domain's last label.
+_NAV_LOCALE_RE = re.compile(r"""class=["'][^"']*\b(?:nav-locale|a-m)-([a-z]{2})\b""")
+#: Amazon's header and body name the country (``nav-locale-jp``, ``a-m-jp``); where that is not the
+#: domain's last label.
 _NAV_LOCALE_DOMAIN = {"us": "amazon.com", "jp": "amazon.co.jp", "uk": "amazon.co.uk", "gb": "amazon.co.uk",
                       "mx": "amazon.com.mx", "br": "amazon.com.br", "au": "amazon.com.au", "tr": "amazon.com.tr",
                       "be": "amazon.com.be"}

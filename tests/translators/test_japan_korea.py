@@ -413,3 +413,9 @@ def test_auction_item_with_recommended_auctions_is_an_item() -> None:
     state = translate_html(page)
     assert state.page_type == "item" and state.product is not None
     assert (state.product.id, state.product.price) == ("x1100000001", 3000.0)
+
+
+def test_marketplace_from_the_body_class_of_a_page_with_relative_links_only() -> None:
+    page = mobile_search().replace("nav-locale-jp", "nav-mobile-x").replace("<body>", '<body class="a-m-jp a-aui_72554-c">')
+    assert translate_html(page).shop == "amazon.co.jp"
+    assert translate_html(page.replace("a-m-jp", "a-m-de")).shop == "amazon.de"
