@@ -47,6 +47,7 @@ class Layout:
     auction: bool = False
     query_path: re.Pattern[str] | None = None  # the search words in the results URL's path
     title_query: re.Pattern[str] | None = None  # the search words in the page's <title>
+    title_label: re.Pattern[str] | None = None  # the title inside an image's aria-label / alt ('<title>の画像')
     label_ads: tuple[str, ...] = field(default=("pr", "広告", "スポンサー", "광고", "ad", "sponsored"))
 
 
@@ -85,6 +86,15 @@ LAYOUTS: dict[str, Layout] = {
         ad="[class*='Pr'], [class*='_ad'], [class*='Sponsored']",
         next="a[class*='Pager__next'][href], a[rel='next'][href], li[class*='next'] a[href]",
         current="[class*='Pager'] [aria-current='page'], [class*='Pager__current']"),
+    "jp.mercari.com": Layout(
+        cards="li[data-testid='item-cell']",
+        link="a[data-testid='thumbnail-link'][href], a[href*='/item/'], a[href*='/shops/product/']",
+        title="[data-testid='thumbnail-item-name'], [class*='itemName']",
+        price="[class*='merPrice'], [data-testid='price'], [class*='price']",
+        ids=(re.compile(r"/(?:item|shops/product)/(\w{8,})"),),
+        next="[data-testid='pagination-next-button'] a[href], a[data-testid='pagination-next-button'][href]",
+        query='input[name="keyword"], input[aria-label*="検索"]', query_params=("keyword",),
+        title_label=re.compile(r"^(.+?)の(?:画像|サムネイル)")),
     "coupang.com": Layout(
         cards="li.search-product, li[class*='ProductUnit_productUnit'], li[class*='search-product']",
         link="a.search-product-link[href], a[href*='/vp/products/']",
@@ -115,6 +125,17 @@ def _first_text(node: LexborNode, selector: str) -> str:
         text = text_of(found)
         if text:
             return text
+    return ""
+
+
+def _labelled_title(card: LexborNode, layout: Layout) -> str:
+    """A card that shows its title only in an image label ('<title>の画像 売り切れ 6,000円')."""
+    if layout.title_label is None:
+        return ""
+    for node in card.css("[aria-label], img[alt]")[:6]:
+        m = layout.title_label.match(collapse(attr(node, "aria-label") or attr(node, "alt")))
+        if m:
+            return collapse(m.group(1))
     return ""
 
 
@@ -193,6 +214,7 @@ def _cards(body: LexborNode, layout: Layout, base: str, hint: str) -> list[tuple
         url = absolute(attr(link, "href"), base) or ""
         cid = _card_id(card, link, layout, url)
         title = _first_text(card, layout.title) or collapse(attr(link, "data-auction-title") or attr(link, "title"))
+        title = title or _labelled_title(card, layout)
         if not cid or not title:
             continue  # an empty skeleton or a widget, not a listing
         if layout.auction:

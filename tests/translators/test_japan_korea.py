@@ -419,3 +419,29 @@ def test_marketplace_from_the_body_class_of_a_page_with_relative_links_only() ->
     page = mobile_search().replace("nav-locale-jp", "nav-mobile-x").replace("<body>", '<body class="a-m-jp a-aui_72554-c">')
     assert translate_html(page).shop == "amazon.co.jp"
     assert translate_html(page.replace("a-m-jp", "a-m-de")).shop == "amazon.de"
+
+
+def _mercari_cell(item: str, title: str, price: str, named: bool) -> str:
+    name = f'<span data-testid="thumbnail-item-name">{title}</span>' if named else ""
+    return (f'<li data-testid="item-cell"><div><a data-testid="thumbnail-link" href="/item/{item}">'
+            f'<div class="merItemThumbnail" role="img" id="{item}" aria-label="{title}の画像 {price}円">'
+            f'<img alt="{title}のサムネイル" src="https://static.mercdn.net/thumb/{item}.jpg">{name}'
+            f'<span class="merPrice"><span class="currency">¥</span><span class="number">{price}</span></span>'
+            f'</div></a></div></li>')
+
+
+MERCARI_SEARCH = f"""<!DOCTYPE html><html lang="ja"><head><meta charset="utf-8"><title>ストラップの通販 - メルカリ</title>
+</head><body><ul>{_mercari_cell("m10000000001", "ハローキティ 根付", "6,000", True)}
+{_mercari_cell("m10000000002", "サンリオ ストラップ", "1,200", False)}{_mercari_cell("m10000000003", "キーホルダー", "800", True)}
+<li data-testid="item-cell"><div class="merSkeleton"></div></li></ul>
+<div data-testid="pagination-next-button"><a href="/search?keyword=%E3%82%B9&amp;page_token=v1%3A1">次へ</a></div>
+</body></html>"""
+
+
+def test_mercari_search() -> None:
+    state = translate_html(MERCARI_SEARCH, "https://jp.mercari.com/search?keyword=%E3%82%B9%E3%83%88%E3%83%A9%E3%83%83%E3%83%97")
+    assert (state.page_type, state.shop, state.currency, state.query) == ("results", "jp.mercari.com", "JPY", "ストラップ")
+    assert [(r.id, r.title, r.price) for r in state.results] == [
+        ("m10000000001", "ハローキティ 根付", 6000.0), ("m10000000002", "サンリオ ストラップ", 1200.0),
+        ("m10000000003", "キーホルダー", 800.0)]  # the skeleton cell is no result
+    assert state.next_page_url == "https://jp.mercari.com/search?keyword=%E3%82%B9&page_token=v1%3A1"
