@@ -22,7 +22,6 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Navigation, PageState
 from shopsim.translators.clickables import item_clickables, results_clickables
-from shopsim.translators.documents import page_url
 from shopsim.translators.dom import attr, text_of
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.japan_korea_items import ItemReading, auction_pairs, item_price, shop_item
@@ -132,7 +131,7 @@ def shop_for(url: str | None, tree: LexborHTMLParser | None, html: str) -> Shop 
     """The shop a page belongs to: its URL's host, else its own canonical URL's, else its marks."""
     if url and host_of(url):
         return _by_host(url)
-    own = page_url(tree) if tree is not None else None
+    own = own_url(tree) if tree is not None else None  # canonical / og:url, also where a script moved it
     if own and host_of(own):
         return _by_host(own)
     return (_by_name(tree) if tree is not None else None) or _by_marks(html)
