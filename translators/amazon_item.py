@@ -123,7 +123,8 @@ def _apex_price(box: LexborNode, hint: str | None) -> PriceInfo | None:
 #: Core price blocks, desktop first; the mobile layout's (``a-mobile``) have the same inner markup.
 _CORE_PRICE = ("corePriceDisplay_desktop_feature_div", "corePrice_desktop", "corePrice_feature_div",
                "apex_desktop", "apex_offerDisplay_desktop", "corePriceDisplay_mobile_feature_div",
-               "corePrice_mobile_feature_div", "apex_mobile", "apex_mobile_feature_div", "apex_offerDisplay_mobile")
+               "corePrice_mobile_feature_div", "apex_mobile", "apex_mobile_feature_div", "apex_offerDisplay_mobile",
+               "newPitchPriceWrapper_feature_div")
 #: (element id, selector inside it or None): older price blocks, most specific first
 _LEGACY_PRICE: tuple[tuple[str, str | None], ...] = (
     ("priceblock_dealprice", None), ("priceblock_saleprice", None), ("priceblock_ourprice", None),

@@ -445,3 +445,9 @@ def test_mercari_search() -> None:
         ("m10000000001", "ハローキティ 根付", 6000.0), ("m10000000002", "サンリオ ストラップ", 1200.0),
         ("m10000000003", "キーホルダー", 800.0)]  # the skeleton cell is no result
     assert state.next_page_url == "https://jp.mercari.com/search?keyword=%E3%82%B9&page_token=v1%3A1"
+
+
+def test_amazon_mobile_pitch_price_block() -> None:
+    page = mobile_item().replace('id="corePrice_mobile_feature_div"', 'id="newPitchPriceWrapper_feature_div"')
+    state = translate_html(page, "https://www.amazon.co.jp/gp/aw/d/B0TESTJP01")
+    assert state.product is not None and (state.product.id, state.product.price) == ("B0TESTJP01", 2480.0)
