@@ -168,6 +168,9 @@ def test_odd_pages_never_raise(html: str) -> None:
 def test_shop_for_other_hosts_is_none() -> None:
     assert shop_for("https://www.example.com/x", None, "") is None
     assert shop_for("https://item.rakuten.co.jp/shop/item/", None, "").name == "rakuten.co.jp"
+    taiwan = shop_for("https://tw.coupang.com/products/123", None, "")
+    assert taiwan is not None and (taiwan.name, taiwan.currency) == ("tw.coupang.com", "TWD")
+    assert shop_for("https://www.mercari.com/us/item/m1/", None, "") is None  # the US site is no Japanese shop
 
 
 def test_without_title_crumb() -> None:
