@@ -27,11 +27,27 @@ _ASIN_RE = re.compile(r"/(?:dp|gp/product|gp/aw/d|product-reviews)/([A-Z0-9]{10}
 _FORMAT_SUFFIX = re.compile(r"\s+(?:format|formato)\s*:$", re.IGNORECASE)
 
 
+#: Containers of the title block: the mobile layout (``a-mobile``) puts a ``span#title`` in them.
+_TITLE_BOXES = frozenset({"title_feature_div", "titleSection", "titleblock_feature_div"})
+
+
+def _title_block(node: LexborNode) -> bool:
+    """Whether ``#title`` is the product title: an h1 or wrapper, or a span in an h1 / the title block."""
+    if node.tag in ("h1", "div"):
+        return True
+    parent, hops = node.parent, 0
+    while parent is not None and hops < 4:
+        if parent.tag == "h1" or attr(parent, "id") in _TITLE_BOXES:
+            return True
+        parent, hops = parent.parent, hops + 1
+    return False
+
+
 def item_title(ids: Ids) -> LexborNode | None:
-    """The product title node when this is a product page (``#title`` only as an h1 or wrapper)."""
+    """The product title node when this is a product page (``#title`` only in a title block)."""
     for key in _TITLE_IDS:
         node = ids.get(key)
-        if node is not None and (key != "title" or node.tag in ("h1", "div")) and text_of(node):
+        if node is not None and (key != "title" or _title_block(node)) and text_of(node):
             return node
     return None
 
@@ -104,8 +120,11 @@ def _apex_price(box: LexborNode, hint: str | None) -> PriceInfo | None:
     return None
 
 
+#: Core price blocks, desktop first; the mobile layout's (``a-mobile``) have the same inner markup.
 _CORE_PRICE = ("corePriceDisplay_desktop_feature_div", "corePrice_desktop", "corePrice_feature_div",
-               "apex_desktop", "apex_offerDisplay_desktop")
+               "apex_desktop", "apex_offerDisplay_desktop", "corePriceDisplay_mobile_feature_div",
+               "corePrice_mobile_feature_div", "apex_mobile", "apex_mobile_feature_div", "apex_offerDisplay_mobile",
+               "newPitchPriceWrapper_feature_div")
 #: (element id, selector inside it or None): older price blocks, most specific first
 _LEGACY_PRICE: tuple[tuple[str, str | None], ...] = (
     ("priceblock_dealprice", None), ("priceblock_saleprice", None), ("priceblock_ourprice", None),
@@ -139,8 +158,9 @@ def _price(ids: Ids, hint: str | None) -> PriceInfo:
 def _rating(body: LexborNode, ids: Ids, asin: str) -> tuple[float | None, str]:
     node = ids.get("acrPopover")
     text = attr(node, "title") or text_of(first(node, ".a-icon-alt")) if node is not None else ""
-    if not text:
-        text = text_of(first(ids.get("averageCustomerReviews"), ".a-icon-alt"))
+    if not text:  # the mobile layout may wrap the stars in the feature div only
+        box = ids.get("averageCustomerReviews") or ids.get("averageCustomerReviews_feature_div")
+        text = text_of(first(box, ".a-icon-alt"))
     if not text and asin and "acrPopover" not in ids:  # 2010-2013: star sprite next to the title
         summary = body.css_first(f'.asinReviewsSummary[name="{asin}"]')
         text = attr(first(summary, "[title]"), "title") if summary is not None else ""
@@ -149,10 +169,16 @@ def _rating(body: LexborNode, ids: Ids, asin: str) -> tuple[float | None, str]:
 
 
 def _breadcrumbs(ids: Ids) -> list[str]:
+    """Category links of the breadcrumb bar; its 'Back to results' / '検索結果に戻る' link is no category."""
     box = ids.get("wayfinding-breadcrumbs_feature_div") or ids.get("wayfinding-breadcrumbs_container")
     if box is None:
         return []
-    return [t for t in (text_of(a) for a in box.css("li a")) if t]
+    crumbs = []
+    for a in box.css("li a"):
+        text = text_of(a)
+        if text and attr(a, "id") != "breadcrumb-back-link" and not is_label(text, "back", exact=False):
+            crumbs.append(text)
+    return crumbs
 
 
 def _bullets(body: LexborNode, ids: Ids) -> list[str]:
@@ -189,7 +215,7 @@ def _images(ids: Ids) -> list[str]:
 
 # ----------------------------------------------------------------------------- options --
 def _axis_name(text: str, fallback: str) -> str:
-    name = collapse(text).rstrip(":").strip()
+    name = collapse(text).rstrip(":：").strip()  # '色：' on Japanese pages
     if not name:
         name = fallback.replace("_name", "").replace("_", " ").strip().title()
     return name
@@ -313,6 +339,12 @@ def read_item(tree: LexborHTMLParser, html: str, ids: Ids, title_node: LexborNod
     twister = ids.get("twister") or ids.get("twister_feature_div") or ids.get("twisterContainer")
     if twister is not None:
         _variation_rows(twister, item, base)
+    else:  # the mobile layout's twister card wraps the same rows under other ids
+        for key in ("twister-plus-inline-twister-card", "twister-plus-mobile-inline-twister-card",
+                    "twister-plus-inline-twister", "twister-plus-mobile-inline-twister"):
+            if key in ids:
+                _variation_rows(ids[key], item, base)
+                break
     _inline_rows(ids, item, base)
     _format_swatches(ids, item, base)
     item.bullets = _bullets(body, ids)

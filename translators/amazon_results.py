@@ -66,15 +66,22 @@ def a_price_text(node: LexborNode) -> str:
     decimal mark and fraction spans ('R$' '303' ',' '05'), which plain text would space apart.
     """
     text = text_of(node.css_first(".a-offscreen"))
-    if text:
-        return text
     whole = node.css_first(".a-price-whole")
-    if whole is not None:
-        mark = text_of(node.css_first(".a-price-decimal"))
-        fraction = text_of(node.css_first(".a-price-fraction"))
-        number = text_of(whole, skip_classes=("a-price-decimal",)) + ((mark or ".") + fraction if fraction else "")
-        return f"{text_of(node.css_first('.a-price-symbol'))} {number}".strip()
-    return text_of(node.css_first('span[aria-hidden="true"]'))
+    if whole is None:
+        return text or text_of(node.css_first('span[aria-hidden="true"]'))
+    mark = text_of(node.css_first(".a-price-decimal"))
+    fraction = text_of(node.css_first(".a-price-fraction"))
+    shown = text_of(whole, skip_classes=("a-price-decimal",))
+    if text and not (fraction and _lost_decimals(text, shown, fraction)):
+        return text
+    number = shown + ((mark or ".") + fraction if fraction else "")
+    return f"{text_of(node.css_first('.a-price-symbol'))} {number}".strip()
+
+
+def _lost_decimals(text: str, whole: str, fraction: str) -> bool:
+    """Whether the screen-reader copy dropped the decimal mark ('EUR1403' for 14,03 on the mobile layout)."""
+    digits = re.sub(r"\D", "", text)
+    return digits == re.sub(r"\D", "", whole) + fraction and not re.search(rf"[.,]\s*{re.escape(fraction)}\D*$", text)
 
 
 def _card_price(card: LexborNode, parts: _Parts, hint: str | None) -> PriceInfo:
@@ -245,8 +252,8 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
         out.cards.append((ResultCard(id=asin, title=title, price=price.value, price_text=price.text,
                                      sponsored=_sponsored(card, modern, parts), url=url),
                           _selector(card, asin, link, modern)))
-    search_box = first(body, "#twotabsearchtextbox", 'input[name="field-keywords"]')
-    out.query = collapse(attr(search_box, "value")) or _query_from_url(base)
+    search_box = first(body, "#twotabsearchtextbox", "#nav-search-keywords", 'input[name="field-keywords"]')
+    out.query = collapse(attr(search_box, "value")) or _query_from_url(base) or _query_from_title(tree)
     paging = _pager(nodes[-1]) if nodes else {}
     if not paging:
         paging = landmarks(body, _PAGING) or _labelled_pager(body)
@@ -262,6 +269,17 @@ def read_results(tree: LexborHTMLParser, base: str, first_card: LexborNode | Non
     if not out.cards and not out.query and nxt is None:
         return None
     return out
+
+
+_TITLE_QUERY = re.compile(r"^Amazon(?:\.[a-z]{2,3}){1,2}\s*[:：]\s*(.+)$", re.IGNORECASE)
+
+
+def _query_from_title(tree: LexborHTMLParser) -> str | None:
+    """'Amazon.co.jp : 水筒' -> '水筒': a results page titles itself with the query (mobile pages too)."""
+    root = tree.head or tree.root
+    node = root.css_first("title") if root is not None else None
+    m = _TITLE_QUERY.match(text_of(node)) if node is not None else None
+    return collapse(m.group(1)) or None if m else None
 
 
 def _query_from_url(url: str) -> str | None:

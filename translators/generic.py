@@ -47,7 +47,7 @@ from shopsim.translators.shops import (
     url_query,
     with_params,
 )
-from shopsim.translators.widgets import breadcrumb_trail, buybox_price, option_widgets
+from shopsim.translators.widgets import breadcrumb_trail, buybox_price, option_widgets, without_title_crumb
 
 __all__ = ["GenericTranslator"]
 
@@ -154,13 +154,14 @@ class GenericTranslator(RealSiteTranslator):
         rating = next((r.rating for r in records if r.rating is not None), None)
         options, selected, option_urls = option_widgets(page.body, page.base)
         trails = [t for t in page.data.breadcrumbs if len(t) >= 2]
+        title = _title(page, records)
         product = ProductView(
-            id=_item_id(records, page.url) or "unknown", title=_title(page, records), price=price.value,
+            id=_item_id(records, page.url) or "unknown", title=title, price=price.value,
             price_text=price.text, currency=price.currency, rating=rating,
             rating_text=f"{rating} out of 5" if rating is not None else "N.A.", options=options, selected=selected,
             option_urls=option_urls, bullet_points=feature_bullets(page.body),
             description=next((r.description for r in records if r.description), page.data.og.get("og:description", "")),
-            category_path=trails[0] if trails else breadcrumb_trail(page.body))
+            category_path=without_title_crumb(trails[0] if trails else breadcrumb_trail(page.body), title))
         return PageState(page_type="item", site="other", shop=page.shop, currency=product.currency, url=page.url,
                          product=product, clickables=item_clickables(product, None), has_search_bar=True)
 

@@ -176,7 +176,24 @@ def find_market(site: str, urls: Iterable[str | None], html: str = "") -> Market
     for domain, _ in counts.most_common():
         if domain in _BY_DOMAIN:
             return _BY_DOMAIN[domain]
-    return None
+    return _nav_locale(html) if site == "amazon" else None
+
+
+_NAV_LOCALE_RE = re.compile(r"""class=["'][^"']*\b(?:nav-locale|a-m)-([a-z]{2})\b""")
+#: Amazon's header and body name the country (``nav-locale-jp``, ``a-m-jp``); where that is not the
+#: domain's last label.
+_NAV_LOCALE_DOMAIN = {"us": "amazon.com", "jp": "amazon.co.jp", "uk": "amazon.co.uk", "gb": "amazon.co.uk",
+                      "mx": "amazon.com.mx", "br": "amazon.com.br", "au": "amazon.com.au", "tr": "amazon.com.tr",
+                      "be": "amazon.com.be"}
+
+
+def _nav_locale(html: str) -> Marketplace | None:
+    """The country the header names (a mobile page links relatively and may carry no marketplace id)."""
+    m = _NAV_LOCALE_RE.search(html, 0, min(len(html), 400_000))
+    if m is None:
+        return None
+    code = m.group(1)
+    return _BY_DOMAIN.get(_NAV_LOCALE_DOMAIN.get(code, f"amazon.{code}"))
 
 
 _PREFIX_RE = re.compile(r"^/-/([a-z]{2}(?:_[A-Z]{2})?)/")
@@ -211,32 +228,36 @@ class Labels:
     about_item: tuple[str, ...]  # Amazon's feature-bullet heading
     sold_out: tuple[str, ...]
     see_more: tuple[str, ...]  # breadcrumb links that are no category
+    back: tuple[str, ...] = ()  # the breadcrumb bar's link back to the results page
 
 
 LABELS: dict[str, Labels] = {
     "en": Labels(("sponsored",), ("sponsored ad",), ("next",), ("previous", "prev"),
                  ("select", "- select -", "choose", "please select", "choose an option"),
                  ("click to select", "select"), ("about this item",), ("out of stock", "sold out"),
-                 ("see more", "back to", "return to")),
+                 ("see more", "back to", "return to"),
+                 back=("back to results", "back to search results")),
     "de": Labels(("gesponsert",), ("gesponserte anzeige",), ("weiter", "nächste"), ("zurück", "vorherige"),
                  ("auswählen", "bitte wählen", "- auswählen -", "wählen"),
                  ("zum auswählen klicken", "klicken sie, um auszuwählen", "auswählen"),
                  ("über diesen artikel", "info zu diesem artikel"), ("ausverkauft", "nicht vorrätig"),
-                 ("mehr ansehen", "zurück zu")),
+                 ("mehr ansehen", "zurück zu"), back=("zurück zu den ergebnissen",)),
     "fr": Labels(("sponsorisé", "sponsorisée", "commandité"), ("annonce sponsorisée",), ("suivant",),
                  ("précédent",), ("sélectionner", "choisir", "- sélectionner -", "veuillez sélectionner"),
                  ("cliquez pour sélectionner", "sélectionner"), ("à propos de cet article",),
-                 ("épuisé", "rupture de stock"), ("voir plus", "retour à")),
+                 ("épuisé", "rupture de stock"), ("voir plus", "retour à"),
+                 back=("retour aux résultats",)),
     "it": Labels(("sponsorizzato",), ("annuncio sponsorizzato",), ("successivo", "avanti"), ("precedente",),
                  ("seleziona", "selezionare", "- seleziona -"), ("clicca per selezionare", "seleziona"),
-                 ("informazioni su questo articolo",), ("esaurito", "non disponibile"), ("vedi altri", "torna a")),
+                 ("informazioni su questo articolo",), ("esaurito", "non disponibile"), ("vedi altri", "torna a"),
+                 back=("torna ai risultati",)),
     "es": Labels(("patrocinado", "patrocinados"), ("anuncio patrocinado",), ("siguiente",), ("anterior",),
                  ("seleccionar", "selecciona", "- seleccionar -", "elegir"),
                  ("haz clic para seleccionar", "seleccionar"), ("acerca de este producto", "sobre este producto"),
-                 ("agotado",), ("ver más", "volver a")),
+                 ("agotado",), ("ver más", "volver a"), back=("volver a los resultados",)),
     "pt": Labels(("patrocinado",), ("anúncio patrocinado",), ("próximo", "próxima", "seguinte"), ("anterior",),
                  ("selecionar", "selecione", "- selecionar -"), ("clique para selecionar", "selecionar"),
-                 ("sobre este item", "sobre este produto"), ("esgotado",), ("ver mais", "voltar para")),
+                 ("sobre este item", "sobre este produto"), ("esgotado",), ("ver mais", "voltar para"), back=("voltar aos resultados",)),
     "nl": Labels(("gesponsord",), ("gesponsorde advertentie",), ("volgende",), ("vorige",),
                  ("selecteer", "selecteren", "kies"), ("klik om te selecteren", "selecteer"),
                  ("over dit artikel",), ("uitverkocht",), ("meer bekijken", "terug naar")),
@@ -249,7 +270,8 @@ LABELS: dict[str, Labels] = {
     "tr": Labels(("sponsorlu",), ("sponsorlu reklam",), ("sonraki",), ("önceki",), ("seçin", "seç"),
                  ("seçmek için tıklayın",), ("bu ürün hakkında",), ("tükendi",), ("daha fazla gör",)),
     "ja": Labels(("スポンサー",), ("スポンサー広告",), ("次へ",), ("前へ",), ("選択", "選択してください"),
-                 ("クリックして選択",), ("この商品について",), ("在庫切れ", "売り切れ"), ("もっと見る",)),
+                 ("クリックして選択",), ("この商品について",), ("在庫切れ", "売り切れ"), ("もっと見る",),
+                 back=("結果に戻る",)),
     "zh": Labels(("赞助", "贊助"), ("赞助广告",), ("下一页", "下一頁"), ("上一页", "上一頁"), ("选择", "選擇"),
                  ("点击选择",), ("关于此商品",), ("缺货", "售罄"), ("查看更多",)),
     "ar": Labels(("إعلان ممول", "ممول"), ("إعلان ممول",), ("التالي",), ("السابق",), ("اختر",), ("انقر للاختيار",),

@@ -32,7 +32,7 @@ _SYMBOLS: dict[str, str] = {
     "US $": "USD", "US$": "USD", "C $": "CAD", "CA $": "CAD", "C$": "CAD", "CA$": "CAD", "AU $": "AUD",
     "AU$": "AUD", "A $": "AUD", "A$": "AUD", "NZ $": "NZD", "NZ$": "NZD", "HK $": "HKD", "HK$": "HKD",
     "S$": "SGD", "SG$": "SGD", "R$": "BRL", "MX $": "MXN", "MX$": "MXN", "NT $": "TWD", "NT$": "TWD",
-    "€": "EUR", "£": "GBP", "円": "JPY", "₹": "INR", "₩": "KRW", "₺": "TRY", "₱": "PHP", "₪": "ILS",
+    "€": "EUR", "£": "GBP", "円": "JPY", "₹": "INR", "₩": "KRW", "원": "KRW", "₺": "TRY", "₱": "PHP", "₪": "ILS",
     "฿": "THB", "₫": "VND", "zł": "PLN", "Rs.": "INR", "Rs": "INR", "Kč": "CZK", "RM": "MYR", "TL": "TRY",
     "CN¥": "CNY", "CN￥": "CNY", "JP¥": "JPY", "JP￥": "JPY", "人民币": "CNY", "원": "KRW", "₽": "RUB", "руб": "RUB",
     "NTD": "TWD", "港幣": "HKD", "港币": "HKD", "新台幣": "TWD", "新台币": "TWD",

@@ -3,8 +3,9 @@
 Every shop's translator is registered here with a ``detect`` predicate over the page (its markup,
 its parsed tree, its URL); a page is read by the first registered translator whose predicate
 accepts it. Built in, in this order: the sim's own pages (``simsite``), ``amazon``, ``ebay``, the Chinese and
-Taiwanese shops (``china``) and any other shop (``other``, the generic translator, which also reads
-a page no predicate claims).
+Taiwanese shops (``china``), the Japanese and Korean shops (``japan_korea``: Rakuten, Yahoo!, Mercari,
+Coupang, Gmarket...) and any other shop (``other``, the generic translator, which also reads a page
+no predicate claims).
 A shop registered with :func:`register_translator` is tried before the built-in ones, so adding a
 shop is one call (the registry imports no parser until a page is read, so the command line can
 list the sites cheaply). :func:`translate_html` and :func:`translate_file` are what ``shopsim.translate``
@@ -115,6 +116,12 @@ def _is_china_shop(page: PageSeen) -> bool:
     return family_of(page.url, page.html, page.tree) is not None
 
 
+def _is_japan_korea_shop(page: PageSeen) -> bool:
+    from shopsim.translators.japan_korea_shops import is_japan_korea_shop  # its parsers load on first use
+
+    return is_japan_korea_shop(page)
+
+
 def _is_other_shop(page: PageSeen) -> bool:
     return page.market_site == "other"
 
@@ -124,6 +131,8 @@ _BUILTIN: tuple[TranslatorEntry, ...] = (
     TranslatorEntry("amazon", "shopsim.translators.amazon:AmazonTranslator", _is_amazon),
     TranslatorEntry("ebay", "shopsim.translators.ebay:EbayTranslator", _is_ebay),
     TranslatorEntry("china", "shopsim.translators.china_shops:ChinaShopTranslator", _is_china_shop),
+    TranslatorEntry("japan_korea", "shopsim.translators.japan_korea_shops:JapanKoreaTranslator",
+                    _is_japan_korea_shop),
     TranslatorEntry("other", "shopsim.translators.generic:GenericTranslator", _is_other_shop),
 )
 #: The fallback: it reads a page no predicate claims (a page showing no shop stays ``unknown``).

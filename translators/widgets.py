@@ -25,7 +25,7 @@ from shopsim.translators.documents import absolute
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price
 
-__all__ = ["breadcrumb_trail", "buybox_price", "option_widgets"]
+__all__ = ["breadcrumb_trail", "buybox_price", "option_widgets", "without_title_crumb"]
 
 
 # ----------------------------------------------------------------------------- buy box --
@@ -105,6 +105,22 @@ def breadcrumb_trail(root: LexborNode) -> list[str]:
             if len(trail) >= 2:
                 return trail
     return []
+
+
+def without_title_crumb(trail: list[str], title: str) -> list[str]:
+    """``trail`` without a last crumb that only repeats the product title (structured trails often end so).
+
+    A crumb cut short ('Hello Kitty strap 13…') counts when the title starts with it. A trail of two
+    crumbs (the shop's home and the product) is left whole: no category path remains to read.
+    """
+    if len(trail) < 3 or not title:
+        return trail
+    last = collapse(trail[-1]).casefold()
+    name = collapse(title).casefold()
+    cut = last.rstrip(".…").rstrip()
+    if last == name or (cut != last and len(cut) >= 10 and name.startswith(cut)):
+        return trail[:-1]
+    return trail
 
 
 # ---------------------------------------------------------------------- option widgets --

@@ -75,9 +75,11 @@ def test_a_sim_page_reads_alike_through_the_facade_and_the_cli(bundled_shop: sho
 
 
 def test_the_built_in_translators_in_order() -> None:
-    assert site_names()[-5:] == ["simsite", "amazon", "ebay", "china", "other"]
-    assert [type(translator_for(s)).__name__ for s in ("simsite", "amazon", "ebay", "china", "other")] == [
-        "SimsiteTranslator", "AmazonTranslator", "EbayTranslator", "ChinaShopTranslator", "GenericTranslator"]
+    names = ("simsite", "amazon", "ebay", "china", "japan_korea", "other")
+    assert site_names()[-6:] == list(names)
+    assert [type(translator_for(s)).__name__ for s in names] == [
+        "SimsiteTranslator", "AmazonTranslator", "EbayTranslator", "ChinaShopTranslator", "JapanKoreaTranslator",
+        "GenericTranslator"]
     assert translator_for("other") is not translator_for("other")  # fresh: the generic one remembers shops
     with pytest.raises(ValueError, match="no translator for 'nope'"):
         translator_for("nope")
