@@ -210,16 +210,17 @@ def run_task(spec: TaskSpec, bundle: Path, agent: Any, *, max_steps: int = 15,
 
 
 def sim_numbers(make: Callable[[], Any], goals: int, *, seed: int = 0, max_steps: int = 15,
-                data: str | Path | None = None) -> tuple[float, float]:
-    """The agent's score and success rate (percent) on the first ``goals`` goals of the sim catalog
-    ``data`` (default: the bundled one).
+                data: str | Path | None = None, profile: str = "webshop") -> tuple[float, float]:
+    """The agent's score and success rate (percent) on the first ``goals`` goals (tasks) of the
+    ``profile``'s sim catalog ``data`` (default: the profile's bundled one).
     """
     from shopsim.adapters.env import ShopEnv
     from shopsim.agents.episode import run_episode
     from shopsim.agents.reports.metrics import summarize
-    from shopsim.simsite.shop import Shop
+    from shopsim.simsite.profiles import open_shop
+    from shopsim.simsite.shop import ShopConfig
 
-    shop = Shop.load(data, seed=seed)
+    shop = open_shop(ShopConfig(data_dir=data, seed=seed, profile=profile))
     env = ShopEnv(shop)
     agent = make()
     results = [run_episode(env, agent, g, seed=seed, max_steps=max_steps) for g in range(min(goals, len(shop.goals)))]

@@ -41,7 +41,11 @@ def render_observation_text(obs: ObservationState) -> str:
     lines: list[str] = []
     if obs.action_feedback != "ok":
         lines.append(_FEEDBACK_TEXT.get(obs.action_feedback, obs.feedback_message))
-    if obs.page_type == "search":
+    if obs.origin is not None:
+        lines.extend(_origin_lines(obs))
+    if obs.page_type == "search" and not obs.search_available:
+        lines.append("This page shows nothing to search or buy.")
+    elif obs.page_type == "search":
         lines.append("Search page: enter a query to search the catalog.")
     elif obs.page_type == "results":
         lines.append(f"Search results for: {obs.search_text or ''}")
@@ -88,11 +92,23 @@ def render_observation_text(obs: ObservationState) -> str:
             lines.append(f"The episode ended ({obs.termination}).")
     if obs.clickables:
         lines.append("Clickable values: " + " | ".join(obs.clickables))
-    elif obs.page_type == "search":
+    elif obs.page_type == "search" and obs.search_available:
         lines.append("Nothing to click yet: search first.")
     elif obs.page_type != "terminal":
         lines.append("Nothing is clickable on this page.")
     return "\n".join(lines)
+
+
+def _origin_lines(obs: ObservationState) -> list[str]:
+    """A real page's shop and currency (every price on it is in that currency), and its note."""
+    origin = obs.origin
+    assert origin is not None
+    where = f"Real page from {origin.shop}" if origin.shop else "Real page from a shop not recognised"
+    money = f"; prices in {origin.currency}" if origin.currency else ""
+    out = [f"{where}{money}."]
+    if origin.note:
+        out.append(f"Note: {origin.note}")
+    return out
 
 
 def page_view(state: PageState, fmt: str) -> str:
