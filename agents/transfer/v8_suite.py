@@ -18,12 +18,12 @@ import hashlib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from shopsim.agents.transfer.bundle_episode import ScriptedAgent
-from shopsim.agents.transfer.suite import sim_numbers
+from shopsim.agents.transfer.suite import SuiteNumbers, TaskResult, read_task_file, sim_numbers
 from shopsim.agents.transfer.v8_session import RealV8Session, Start, card_product, v8_product
-from shopsim.errors import ConfigError, first_problem
+from shopsim.errors import ConfigError
 from shopsim.page import PageState
 from shopsim.simsite.v8.records import V8Product, V8Task
 
@@ -78,43 +78,18 @@ class _TaskFile(BaseModel):
     tasks: list[V8TaskSpec] = Field(min_length=1)
 
 
-class V8TaskResult(BaseModel):
-    """One task's episode (or why it did not run)."""
+class V8TaskResult(TaskResult):
+    """One task's episode with its v8 reward detail, or why it did not run."""
 
-    task: str
-    shop: str
-    start: str
-    target: str
-    reward: float = 0.0
-    success: bool = False
-    purchased_id: str | None = None
-    steps: int = 0
-    actions: list[str] = Field(default_factory=list)
     detail: dict[str, Any] | None = None
     skipped: str | None = None
 
 
-class V8SuiteReport(BaseModel):
+class V8SuiteReport(SuiteNumbers):
     """The suite's numbers for one agent (over the tasks that ran), beside its v8 sim numbers."""
 
-    agent: str
-    action_model: str = "v8"
     tasks: list[V8TaskResult]
     skipped: list[V8TaskResult] = Field(default_factory=list)
-    real_score: float | None
-    """Mean reward (percent) over the tasks that ran; None when none could run."""
-    real_success: float | None
-    sim_score: float | None = None
-    sim_success: float | None = None
-    sim_goals: int = 0
-    sim_data: str | None = None
-
-    @property
-    def gap(self) -> float | None:
-        """Sim score minus real score (points)."""
-        if self.sim_score is None or self.real_score is None:
-            return None
-        return round(self.sim_score - self.real_score, 1)
 
 
 def default_v8_tasks_file() -> Path:
@@ -125,19 +100,7 @@ def default_v8_tasks_file() -> Path:
 
 def load_v8_tasks(path: str | Path | None = None) -> list[V8TaskSpec]:
     """The v8 task definitions (ConfigError in one line when missing or malformed)."""
-    path = Path(path) if path is not None else default_v8_tasks_file()
-    try:
-        doc = _TaskFile.model_validate_json(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read the v8 transfer tasks {path}: {exc.strerror or exc} "
-                          "(run from a shopsim checkout, or give --tasks FILE)") from exc
-    except ValidationError as exc:
-        where, message = first_problem(exc)
-        raise ConfigError(f"{path}: {where or '(top level)'}: {message}") from exc
-    ids = [t.id for t in doc.tasks]
-    if len(set(ids)) != len(ids):
-        raise ConfigError(f"{path}: task ids repeat")
-    return doc.tasks
+    return read_task_file(Path(path) if path is not None else default_v8_tasks_file(), _TaskFile)
 
 
 class Prepared(BaseModel):
@@ -270,12 +233,12 @@ def run_v8_suite(agent_name: str, real: str | Path, work: str | Path | None = No
     for spec in tasks if tasks is not None else load_v8_tasks():
         ready = prepare_task(spec, real)
         if isinstance(ready, str):
-            skipped.append(V8TaskResult(task=spec.id, shop=spec.shop, start=spec.start, target=spec.target,
-                                        skipped=ready))
+            skipped.append(V8TaskResult(task=spec.id, shop=spec.shop, start=spec.start, target=spec.target, reward=0.0,
+                                        success=False, purchased_id=None, steps=0, actions=[], skipped=ready))
         else:
             ran.append(run_v8_task(ready, make(), max_steps=max_steps))
     n = len(ran)
-    report = V8SuiteReport(agent=agent_name, tasks=ran, skipped=skipped,
+    report = V8SuiteReport(agent=agent_name, action_model="v8", tasks=ran, skipped=skipped,
                            real_score=round(100 * sum(r.reward for r in ran) / n, 1) if n else None,
                            real_success=round(100 * sum(r.success for r in ran) / n, 1) if n else None)
     if sim_goals > 0:
