@@ -154,10 +154,10 @@ def _pages() -> list[str]:
 
 
 @needs_shared
-@pytest.mark.parametrize("page", _pages())
-def test_page_reads_fully_unless_a_known_shortfall(scored: list[dict], page: str) -> None:
+@pytest.mark.parametrize("real_page", _pages())
+def test_page_reads_fully_unless_a_known_shortfall(scored: list[dict], real_page: str) -> None:
     """Field accuracy 1.0 (the shared scorer's checks) on every page, except the table's, held at their floors."""
-    site, kind, name = page.split("/")
+    site, kind, name = real_page.split("/")
     [rec] = [r for r in scored if (r["site"], r["kind"], r["name"]) == (site, kind, name)]
     score = _mean([c["score"] for c in rec["checks"]])
     failing = [f"{c['check']} {c['score']:.2f} {str(c.get('detail', ''))[:200]}" for c in rec["checks"] if not c["passed"]]
@@ -172,7 +172,7 @@ def test_page_reads_fully_unless_a_known_shortfall(scored: list[dict], page: str
 def test_known_shortfalls_are_real_pages_and_documented() -> None:
     """One table: each entry names a page with an answer key and is listed in docs/translators.md."""
     docs = (Path(__file__).resolve().parents[2] / "docs" / "translators.md").read_text(encoding="utf-8")
-    names = {page.rsplit("/", 1)[-1] for page in _pages()}
+    names = {key.rsplit("/", 1)[-1] for key in _pages()}
     for name, (floor, why) in KNOWN_SHORTFALLS.items():
         assert 0.0 <= floor < 1.0 and why, name
         assert not names or name in names, f"{name} has no answer key in {REAL}"
