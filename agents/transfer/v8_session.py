@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from shopsim.errors import SessionError
 from shopsim.page import PageState, ProductView
 from shopsim.simsite.v8.records import V8Option, V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
-from shopsim.simsite.v8.session import V8Step
+from shopsim.simsite.v8.session import MAX_QUERY_CHARS, V8Step
 from shopsim.v8.observation_state import (
     ObservationState,
     PageOrigin,
@@ -78,8 +79,8 @@ class RealV8Session:
         self.termination: str | None = None
         self.detail: RewardDetail | None = None
         self.bought: str | None = None
-        first = _Page("product", start_page) if start == "product" else _Page("search")
-        self._page = first
+        self._base = observation_from_page_state(start_page)  # the start page as the page shows it
+        self._page = _Page("product", start_page) if start == "product" else _Page("search")
         self.state = self._render("ok", "")
 
     @property
@@ -101,7 +102,7 @@ class RealV8Session:
     def step(self, action: str) -> V8Step:
         """Apply one canonical action (``search[...]`` or ``click[...]``); a step after the end is refused."""
         if self.done:
-            raise RuntimeError(f"the episode has ended ({self.termination})")
+            raise SessionError(f"the episode has ended ({self.termination}); start a new session")
         self.actions += 1
         feedback, message = self._apply(action)
         if not self.done and self.actions >= self.max_actions:
@@ -117,6 +118,8 @@ class RealV8Session:
         tool, arg = parsed
         page = self._page
         if tool == "search":
+            if not arg or len(arg) > MAX_QUERY_CHARS:
+                return "invalid_format", f"a query needs 1-{MAX_QUERY_CHARS} characters"
             if page.kind != "search":
                 return "search_unavailable", "search is only available on the search page"
             self._page = _Page("results")
@@ -149,7 +152,7 @@ class RealV8Session:
         self._page = _Page("terminal")
 
     def _render(self, feedback: V8Feedback, message: str) -> ObservationState:
-        page, base = self._page, observation_from_page_state(self.start_page)
+        page, base = self._page, self._base
         update: dict[str, Any] = {"action_feedback": feedback, "feedback_message": message}
         if page.kind == "search":
             obs = ObservationState(page_type="search", search_available=True, origin=base.origin)

@@ -15,6 +15,7 @@ is skipped with the reason, so the suite reports what today's translators can ca
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,7 +28,7 @@ from shopsim.errors import ConfigError
 from shopsim.page import PageState
 from shopsim.simsite.v8.records import V8Product, V8Task
 
-__all__ = ["V8SuiteReport", "V8TaskResult", "V8TaskSpec", "default_v8_tasks_file", "load_v8_tasks",
+__all__ = ["Prepared", "V8SuiteReport", "V8TaskResult", "V8TaskSpec", "default_v8_tasks_file", "load_v8_tasks",
            "prepare_task", "run_v8_suite", "run_v8_task"]
 
 TASKS_NAME = Path("fixtures") / "transfer" / "tasks_v8.json"
@@ -103,10 +104,9 @@ def load_v8_tasks(path: str | Path | None = None) -> list[V8TaskSpec]:
     return read_task_file(Path(path) if path is not None else default_v8_tasks_file(), _TaskFile)
 
 
-class Prepared(BaseModel):
+@dataclass(frozen=True)
+class Prepared:
     """A task whose pages read as it needs: the start page, item pages by id, the task and its gold."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
 
     spec: V8TaskSpec
     start_page: PageState
@@ -122,6 +122,7 @@ class Prepared(BaseModel):
 
 def _read(real: Path, page: V8PageSpec) -> PageState | str:
     """The translated page, or why it cannot be used."""
+    from shopsim.translators.documents import decode_html
     from shopsim.translators.registry import translate_html
 
     path = real / page.file
@@ -131,8 +132,6 @@ def _read(real: Path, page: V8PageSpec) -> PageState | str:
         return f"page {page.file} is absent ({exc.strerror or exc})"
     if hashlib.sha256(data).hexdigest() != page.sha256:
         return f"page {page.file} is not the page the task was written for (SHA-256 differs)"
-    from shopsim.translators.documents import decode_html
-
     return translate_html(decode_html(data), page.url)
 
 
@@ -166,13 +165,14 @@ def prepare_task(spec: V8TaskSpec, real: str | Path) -> Prepared | str:
     start, items = pages[0], {p.product.id: p for p in pages[1:] if p.product is not None}
     shown = _shown(spec, start, items)
     why = _unmet(spec, start, shown)
-    if why is not None or shown is None:
-        return why or "no target"
+    if why is not None:
+        return why
+    assert shown is not None  # _unmet says why when it is
     task = V8Task(task_id=0, asin=spec.target, instruction=spec.goal.instruction,
                   attributes=list(spec.goal.attributes), options=list(spec.goal.options.items()),
                   price_upper=spec.goal.price_upper)
     ready = Prepared(spec=spec, start_page=start, items=items, task=task, gold=v8_product(shown))
-    proof = _play(ready, ScriptedAgent(spec.solution), len(spec.solution))
+    proof = run_v8_task(ready, ScriptedAgent(spec.solution), max_steps=len(spec.solution))
     if not proof.success:
         return f"its solution does not succeed on the pages as read today ({_components(proof.detail)})"
     return ready
@@ -186,7 +186,8 @@ def _components(detail: dict[str, Any] | None) -> str:
             f"r_price {d['r_price']:g}: {d['price_reason'] or 'no budget'}")
 
 
-def _play(ready: Prepared, agent: Any, max_steps: int) -> V8TaskResult:
+def run_v8_task(ready: Prepared, agent: Any, *, max_steps: int = 15) -> V8TaskResult:
+    """Play one prepared task with ``agent`` (``act(observation, valid_actions, info)``) and score it."""
     spec = ready.spec
     session = ready.session()
     if hasattr(agent, "reset"):
@@ -201,11 +202,6 @@ def _play(ready: Prepared, agent: Any, max_steps: int) -> V8TaskResult:
     return V8TaskResult(task=spec.id, shop=spec.shop, start=spec.start, target=spec.target,
                         reward=round(session.reward, 4), success=bool(detail and detail["r_success"] == 1.0),
                         purchased_id=session.bought, steps=session.actions, actions=actions, detail=detail)
-
-
-def run_v8_task(ready: Prepared, agent: Any, *, max_steps: int = 15) -> V8TaskResult:
-    """Play one prepared task with ``agent`` (``act(observation, valid_actions, info)``) and score it."""
-    return _play(ready, agent, max_steps)
 
 
 def run_v8_suite(agent_name: str, real: str | Path, work: str | Path | None = None, *,

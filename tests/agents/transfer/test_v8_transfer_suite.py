@@ -185,3 +185,17 @@ def test_every_task_that_runs_is_solvable_by_its_solution() -> None:
         res = run_v8_task(ready, ScriptedAgent(spec.solution))
         assert res.success and res.purchased_id == spec.target, spec.id
         assert run_v8_task(ready, make_agent("heuristic")).steps >= 1
+
+
+def test_session_refusals_and_the_end() -> None:
+    from shopsim.errors import SessionError
+
+    coat = _coat()
+    s = RealV8Session(_results(), {}, _task([]), v8_product(coat), start="search", max_actions=4)
+    assert s.step("search[]").feedback == "invalid_format" and s.state.page_type == "search"
+    assert s.step("jump[x]").feedback == "invalid_format"
+    s.step("search[手机]")
+    step = s.step("click[100000000002]")
+    assert step.done and step.termination == "action_limit" and step.reward == 0.0 and s.state.page_type == "terminal"
+    with pytest.raises(SessionError):
+        s.step("click[buy now]")
