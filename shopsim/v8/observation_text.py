@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from shopsim.page import PageState
-from shopsim.v8.observation_state import ListedPrice, ObservationState
+from shopsim.v8.observation_state import ListedPrice, ObservationState, ProductFacts
 
 __all__ = ["format_listed_price", "render_observation_text"]
 
@@ -66,25 +66,7 @@ def render_observation_text(obs: ObservationState) -> str:
                 parts.append(f"attributes: {'; '.join(r.key_attributes)}")
             lines.append(" | ".join(parts))
     elif obs.page_type == "product" and obs.product is not None:
-        p = obs.product
-        lines.append(f"Product {p.asin}: {p.title}")
-        for label, value in (("shop", p.shop_name), ("brand", p.brand), ("model", p.model),
-                             ("category", " > ".join(p.category))):
-            if value:
-                lines.append(f"{label}: {value}")
-        lines.append(f"listed price: {format_listed_price(p.price)}")
-        if p.attributes:
-            lines.append("attributes: " + "; ".join(p.attributes))
-        for b in p.bullets:
-            lines.append(f"- {b}")
-        for axis, values in p.option_axes.items():
-            chosen = obs.selected_options.get(axis)
-            lines.append(f"option {axis}: {' / '.join(values)} (selected: {chosen if chosen is not None else 'none'})")
-        if p.option_axes:
-            missing = ", ".join(obs.missing_option_axes) or "none"
-            lines.append(f"missing options: {missing}")
-        price = "unknown until every price-changing option is chosen" if obs.selected_price is None else _num(obs.selected_price)
-        lines.append(f"selected price: {price}")
+        lines.extend(_product_lines(obs, obs.product))
     elif obs.page_type == "terminal":
         if obs.termination == "purchase":
             lines.append(f"Purchased {obs.purchased_asin}. The episode is over.")
@@ -97,6 +79,29 @@ def render_observation_text(obs: ObservationState) -> str:
     elif obs.page_type != "terminal":
         lines.append("Nothing is clickable on this page.")
     return "\n".join(lines)
+
+
+def _product_lines(obs: ObservationState, p: ProductFacts) -> list[str]:
+    """A product page: its facts, each option axis with its choice, what is missing and the SKU price."""
+    lines = [f"Product {p.asin}: {p.title}"]
+    for label, value in (("shop", p.shop_name), ("brand", p.brand), ("model", p.model),
+                         ("category", " > ".join(p.category))):
+        if value:
+            lines.append(f"{label}: {value}")
+    lines.append(f"listed price: {format_listed_price(p.price)}")
+    if p.attributes:
+        lines.append("attributes: " + "; ".join(p.attributes))
+    for b in p.bullets:
+        lines.append(f"- {b}")
+    for axis, values in p.option_axes.items():
+        chosen = obs.selected_options.get(axis)
+        lines.append(f"option {axis}: {' / '.join(values)} (selected: {chosen if chosen is not None else 'none'})")
+    if p.option_axes:
+        missing = ", ".join(obs.missing_option_axes) or "none"
+        lines.append(f"missing options: {missing}")
+    price = "unknown until every price-changing option is chosen" if obs.selected_price is None else _num(obs.selected_price)
+    lines.append(f"selected price: {price}")
+    return lines
 
 
 def _origin_lines(obs: ObservationState) -> list[str]:
