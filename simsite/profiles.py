@@ -89,6 +89,11 @@ class Profile:
     page_view: str | None = None
     """``module:callable(state: PageState, fmt: "json" | "text") -> str``: how ``shopsim translate`` prints a
     translated page under this contract; None: WebShop's (the answer-key JSON, or the parity text)."""
+    transfer_tasks: str | None = None
+    """``module:callable(path | None) -> tasks``: the real-page transfer tasks of this contract (``transfer-suite``)."""
+    transfer_suite: str | None = None
+    """``module:callable(agent, real, work, *, tasks, seed, max_steps, sim_goals, action_model, agent_options,
+    sim_data)`` -> a report with ``tasks``, ``real_score``, ``real_success``, sim numbers and ``gap``."""
 
     @property
     def page_sources(self) -> bool:
@@ -219,6 +224,8 @@ PROFILES: dict[str, Profile] = {
         prepare_input="data",
         engine_scored=True,
         search_eval=None,
+        transfer_tasks="shopsim.agents.transfer.suite:load_tasks",
+        transfer_suite="shopsim.agents.transfer.suite:run_suite",
     ),
     "shopsim-v8": Profile(
         name="shopsim-v8",
@@ -253,6 +260,8 @@ PROFILES: dict[str, Profile] = {
         engine_scored=False,
         search_eval="shopsim.simsite.v8.search_eval:evaluate_search",
         page_view="shopsim.v8.observation_text:page_view",
+        transfer_tasks="shopsim.agents.transfer.v8_suite:load_v8_tasks",
+        transfer_suite="shopsim.agents.transfer.v8_suite:run_v8_suite",
     ),
 }
 

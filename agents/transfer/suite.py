@@ -25,8 +25,8 @@ from shopsim.errors import ConfigError, first_problem
 from shopsim.simsite.models import Goal
 from shopsim.translators.parity import ActionModel
 
-__all__ = ["PageSpec", "SuiteReport", "TaskResult", "TaskSpec", "build_suite", "default_tasks_file",
-           "load_tasks", "run_suite"]
+__all__ = ["PageSpec", "SuiteNumbers", "SuiteReport", "TaskResult", "TaskSpec", "build_suite", "default_tasks_file",
+           "load_tasks", "read_task_file", "run_suite"]
 
 #: The task file in a source checkout (``fixtures/`` is not installed with the package).
 TASKS_NAME = Path("fixtures") / "transfer" / "tasks.json"
@@ -86,14 +86,14 @@ class TaskResult(BaseModel):
     actions: list[str]
 
 
-class SuiteReport(BaseModel):
-    """The suite's numbers for one agent, beside the same agent's on the sim."""
+class SuiteNumbers(BaseModel):
+    """An agent's real-page numbers beside the same agent's on the sim (any profile's suite)."""
 
     agent: str
     action_model: str
-    tasks: list[TaskResult]
-    real_score: float
-    real_success: float
+    real_score: float | None
+    """Mean reward (percent) over the tasks that ran; None when none could run."""
+    real_success: float | None
     sim_score: float | None = None
     sim_success: float | None = None
     sim_goals: int = 0
@@ -102,7 +102,15 @@ class SuiteReport(BaseModel):
     @property
     def gap(self) -> float | None:
         """Sim score minus real score (points): what transfer loses."""
-        return None if self.sim_score is None else round(self.sim_score - self.real_score, 1)
+        if self.sim_score is None or self.real_score is None:
+            return None
+        return round(self.sim_score - self.real_score, 1)
+
+
+class SuiteReport(SuiteNumbers):
+    """The suite's numbers for one agent, beside the same agent's on the sim."""
+
+    tasks: list[TaskResult]
 
 
 def default_tasks_file() -> Path:
@@ -115,21 +123,28 @@ def default_tasks_file() -> Path:
 
 def load_tasks(path: str | Path | None = None) -> list[TaskSpec]:
     """The task definitions (ConfigError in one line when missing or malformed)."""
-    path = Path(path) if path is not None else default_tasks_file()
+    return read_task_file(Path(path) if path is not None else default_tasks_file(), TaskFile)
+
+
+def read_task_file(path: Path, model: type[BaseModel]) -> list[Any]:
+    """The ``tasks`` of a task file validated as ``model`` (a format marker, a version and ``tasks``
+    with unique ``id``s): any profile's suite reads its file here, with one-line ConfigErrors.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read the transfer tasks {path}: {exc.strerror or exc} "
                           "(run from a shopsim checkout, or give --tasks FILE)") from exc
     try:
-        doc = TaskFile.model_validate_json(text)
+        doc = model.model_validate_json(text)
     except ValidationError as exc:
         where, message = first_problem(exc)
         raise ConfigError(f"{path}: {where or '(top level)'}: {message}") from exc
-    ids = [t.id for t in doc.tasks]
+    tasks = list(doc.tasks)  # type: ignore[attr-defined]
+    ids = [t.id for t in tasks]
     if len(set(ids)) != len(ids):
         raise ConfigError(f"{path}: task ids repeat")
-    return doc.tasks
+    return tasks
 
 
 class _SearchUrl(Protocol):
@@ -210,16 +225,17 @@ def run_task(spec: TaskSpec, bundle: Path, agent: Any, *, max_steps: int = 15,
 
 
 def sim_numbers(make: Callable[[], Any], goals: int, *, seed: int = 0, max_steps: int = 15,
-                data: str | Path | None = None) -> tuple[float, float]:
-    """The agent's score and success rate (percent) on the first ``goals`` goals of the sim catalog
-    ``data`` (default: the bundled one).
+                data: str | Path | None = None, profile: str = "webshop") -> tuple[float, float]:
+    """The agent's score and success rate (percent) on the first ``goals`` goals (tasks) of the
+    ``profile``'s sim catalog ``data`` (default: the profile's bundled one).
     """
     from shopsim.adapters.env import ShopEnv
     from shopsim.agents.episode import run_episode
     from shopsim.agents.reports.metrics import summarize
-    from shopsim.simsite.shop import Shop
+    from shopsim.simsite.profiles import open_shop
+    from shopsim.simsite.shop import ShopConfig
 
-    shop = Shop.load(data, seed=seed)
+    shop = open_shop(ShopConfig(data_dir=data, seed=seed, profile=profile))
     env = ShopEnv(shop)
     agent = make()
     results = [run_episode(env, agent, g, seed=seed, max_steps=max_steps) for g in range(min(goals, len(shop.goals)))]

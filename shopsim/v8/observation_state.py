@@ -17,12 +17,14 @@ __all__ = [
     "OBSERVATION_SCHEMA",
     "V8_FEEDBACK_CODES",
     "ObservationState",
+    "PageOrigin",
     "ProductFacts",
     "ResultEntry",
     "V8Feedback",
     "V8PageType",
     "observation_from_page_state",
     "page_state_from_observation",
+    "product_observation",
 ]
 
 OBSERVATION_SCHEMA = "shopping-observation-v7"
@@ -66,6 +68,20 @@ class ProductFacts(_Frozen):
     option_axes: dict[str, list[str]] = Field(default_factory=dict)
 
 
+class PageOrigin(_Frozen):
+    """Where a translated real page came from: its shop, the currency of its prices and any note.
+
+    ``None`` on the sim's own pages (their catalog has one shop and one currency, CNY), so sim
+    observations and texts are unchanged; a real page must say which currency its numbers are in.
+    """
+
+    shop: str | None = None
+    currency: str | None = None
+    url: str | None = None
+    note: str = ""
+    """Why the page reads as it does (unreadable, blocked, shown from a results card), else empty."""
+
+
 class ObservationState(_Frozen):
     """Everything a v8 page shows; ``clickables`` is exactly the click enum of this page."""
 
@@ -89,6 +105,7 @@ class ObservationState(_Frozen):
     feedback_message: str = ""
     termination: str | None = None
     purchased_asin: str | None = None
+    origin: PageOrigin | None = None
 
 
 def page_state_from_observation(obs: ObservationState, instruction: str | None = None, url: str | None = None) -> PageState:
@@ -115,7 +132,7 @@ def page_state_from_observation(obs: ObservationState, instruction: str | None =
     product = None
     if obs.product is not None:
         p = obs.product
-        product = ProductView(id=p.asin, title=p.title, price=p.price, currency=None, options=p.option_axes,
+        product = ProductView(id=p.asin, title=p.title, price=p.price, currency=obs.origin.currency if obs.origin else None, options=p.option_axes,
                               selected={a: obs.selected_options.get(a) for a in p.option_axes},
                               bullet_points=p.bullets, category_path=p.category, attributes=p.attributes)
     return trusted(
@@ -133,42 +150,90 @@ _PAGE_TYPES = {"search": "search", "results": "results", "product": "item", "ter
 def _listed(price: object) -> ListedPrice:
     if isinstance(price, tuple | list) and len(price) == 2:
         return (float(price[0]), float(price[1]))
-    return float(price) if isinstance(price, int | float) else None
+    return float(price) if isinstance(price, int | float) and not isinstance(price, bool) else None
+
+
+#: Attribute names a page uses for the brand (``品牌: vivo``), as v8 catalogs take brands from attributes.
+_BRAND_NAMES = frozenset({"brand", "品牌", "ブランド", "브랜드", "marke", "marque", "marca"})
+
+
+def _brand(attributes: list[str]) -> str:
+    for text in attributes:
+        name, sep, value = text.replace("：", ":").partition(":")
+        if sep and name.strip().casefold() in _BRAND_NAMES and value.strip():
+            return value.strip()
+    return ""
+
+
+def _origin(state: PageState, note: str = "") -> PageOrigin | None:
+    if state.site == "simsite" and not note:
+        return None
+    currency = state.currency or (state.product.currency if state.product is not None else None)
+    return PageOrigin(shop=state.shop, currency=currency, url=state.url, note=note)
+
+
+def _axes(p: ProductView) -> dict[str, list[str]]:
+    """Option axes with values, each value once (an axis without values cannot be chosen: dropped)."""
+    axes: dict[str, list[str]] = {}
+    for axis, values in p.options.items():
+        unique = list(dict.fromkeys(v for v in values if v))
+        if axis and unique:
+            axes[axis] = unique
+    return axes
 
 
 def observation_from_page_state(state: PageState) -> ObservationState:
-    """A v8 ``observation_state`` for any site's page (a real Amazon or eBay page included).
+    """A v8 ``observation_state`` for any site's page (a real Amazon, eBay or Chinese shop page included).
 
     The v8 action model applies: search only on a search page, products by id, options as
-    ``axis=value``, ``buy now`` once every axis has a value, no sub-pages. Facts a page does not
-    show (brand, shop, SKU price) stay empty rather than guessed.
+    ``axis=value`` with the page's raw axis names, ``buy now`` once every axis has a value, no
+    sub-pages. ``selected_price`` is the page's price once every axis is chosen and the page shows
+    one number (the selected SKU's); a displayed range stays the listed price and the SKU price
+    unknown. Facts a page does not show stay empty rather than guessed; a real page names its shop
+    and currency in ``origin``.
     """
     if state.page_type == "search":
-        return ObservationState(page_type="search", search_available=True)
+        return ObservationState(page_type="search", search_available=True, origin=_origin(state))
     if state.page_type == "done":
-        return ObservationState(page_type="terminal", termination="purchase",
+        return ObservationState(page_type="terminal", termination="purchase", origin=_origin(state),
                                 purchased_asin=state.purchase.id if state.purchase else None)
+    if state.page_type == "results":
+        return _results(state)
+    if state.page_type in ("item", "item_detail") and state.product is not None:
+        return product_observation(state, state.product)
+    why = state.reason or f"unreadable page ({state.page_type})"
+    return ObservationState(page_type="search", search_available=False,
+                            origin=_origin(state, f"{state.page_type} page: {why}"))
+
+
+def _results(state: PageState) -> ObservationState:
     kinds = {c.kind for c in state.clickables}
     nav = [a for a, k in (("< prev", "prev"), ("next >", "next")) if k in kinds] + ["back to search"]
-    if state.page_type == "results":
-        entries = [ResultEntry(rank=i + 1, asin=r.id, title=r.title, price=_listed(r.price))
-                   for i, r in enumerate(state.results)]
-        return ObservationState(page_type="results", search_text=state.query, results=entries, page=state.page_num,
-                                total_results=state.total_results, rank_start=1 if entries else None,
-                                rank_end=len(entries) or None, clickables=[e.asin for e in entries] + nav)
-    p = state.product
-    if state.page_type in ("item", "item_detail") and p is not None:
-        selected = {a: v for a, v in p.selected.items() if v is not None}
-        missing = [a for a in p.options if a not in selected]
-        clicks = [f"{a}={v}" for a, vals in p.options.items() for v in vals] + ["< prev", "back to search"]
-        if not missing:
-            clicks.append("buy now")
-        facts = ProductFacts(asin=p.id, title=p.title, category=p.category_path, price=_listed(p.price),
-                             attributes=p.attributes, bullets=p.bullet_points, option_axes=p.options)
-        single = isinstance(p.price, int | float) and not isinstance(p.price, bool)
-        return ObservationState(page_type="product", search_text=state.query, product=facts, selected_options=selected,
-                                missing_option_axes=missing, options_complete=not missing,
-                                selected_price=float(p.price) if single and not missing else None,  # type: ignore[arg-type]
-                                clickables=clicks)
-    return ObservationState(page_type="search", search_available=True,
-                            feedback_message=state.reason or f"unreadable page ({state.page_type})")
+    seen: set[str] = set()
+    entries: list[ResultEntry] = []
+    for r in state.results:
+        if r.id and r.id not in seen:  # the click enum names each product once
+            seen.add(r.id)
+            entries.append(ResultEntry(rank=len(entries) + 1, asin=r.id, title=r.title, price=_listed(r.price)))
+    return ObservationState(page_type="results", search_text=state.query, results=entries, page=state.page_num,
+                            total_results=state.total_results, rank_start=1 if entries else None,
+                            rank_end=len(entries) or None, clickables=[e.asin for e in entries] + nav,
+                            origin=_origin(state))
+
+
+def product_observation(state: PageState, p: ProductView) -> ObservationState:
+    """The product page of ``p`` with its page's selection (values the page offers on each axis)."""
+    axes = _axes(p)
+    selected = {a: v for a, v in p.selected.items() if v is not None and v in axes.get(a, ())}
+    missing = [a for a in axes if a not in selected]
+    clicks = [f"{a}={v}" for a, vals in axes.items() for v in vals] + ["< prev", "back to search"]
+    if not missing:
+        clicks.append("buy now")
+    facts = ProductFacts(asin=p.id, title=p.title, shop_name=state.shop or "", brand=_brand(p.attributes),
+                         category=p.category_path, price=_listed(p.price), attributes=p.attributes,
+                         bullets=p.bullet_points, option_axes=axes)
+    single = _listed(p.price)
+    return ObservationState(page_type="product", search_text=state.query, product=facts, selected_options=selected,
+                            missing_option_axes=missing, options_complete=not missing,
+                            selected_price=single if isinstance(single, float) and not missing else None,
+                            clickables=clicks, origin=_origin(state))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from shopsim.page import PageState
-from shopsim.v8.observation_state import ListedPrice, ObservationState
+from shopsim.v8.observation_state import ListedPrice, ObservationState, ProductFacts
 
 __all__ = ["format_listed_price", "render_observation_text"]
 
@@ -41,7 +41,11 @@ def render_observation_text(obs: ObservationState) -> str:
     lines: list[str] = []
     if obs.action_feedback != "ok":
         lines.append(_FEEDBACK_TEXT.get(obs.action_feedback, obs.feedback_message))
-    if obs.page_type == "search":
+    if obs.origin is not None:
+        lines.extend(_origin_lines(obs))
+    if obs.page_type == "search" and not obs.search_available:
+        lines.append("This page shows nothing to search or buy.")
+    elif obs.page_type == "search":
         lines.append("Search page: enter a query to search the catalog.")
     elif obs.page_type == "results":
         lines.append(f"Search results for: {obs.search_text or ''}")
@@ -62,25 +66,7 @@ def render_observation_text(obs: ObservationState) -> str:
                 parts.append(f"attributes: {'; '.join(r.key_attributes)}")
             lines.append(" | ".join(parts))
     elif obs.page_type == "product" and obs.product is not None:
-        p = obs.product
-        lines.append(f"Product {p.asin}: {p.title}")
-        for label, value in (("shop", p.shop_name), ("brand", p.brand), ("model", p.model),
-                             ("category", " > ".join(p.category))):
-            if value:
-                lines.append(f"{label}: {value}")
-        lines.append(f"listed price: {format_listed_price(p.price)}")
-        if p.attributes:
-            lines.append("attributes: " + "; ".join(p.attributes))
-        for b in p.bullets:
-            lines.append(f"- {b}")
-        for axis, values in p.option_axes.items():
-            chosen = obs.selected_options.get(axis)
-            lines.append(f"option {axis}: {' / '.join(values)} (selected: {chosen if chosen is not None else 'none'})")
-        if p.option_axes:
-            missing = ", ".join(obs.missing_option_axes) or "none"
-            lines.append(f"missing options: {missing}")
-        price = "unknown until every price-changing option is chosen" if obs.selected_price is None else _num(obs.selected_price)
-        lines.append(f"selected price: {price}")
+        lines.extend(_product_lines(obs, obs.product))
     elif obs.page_type == "terminal":
         if obs.termination == "purchase":
             lines.append(f"Purchased {obs.purchased_asin}. The episode is over.")
@@ -88,11 +74,46 @@ def render_observation_text(obs: ObservationState) -> str:
             lines.append(f"The episode ended ({obs.termination}).")
     if obs.clickables:
         lines.append("Clickable values: " + " | ".join(obs.clickables))
-    elif obs.page_type == "search":
+    elif obs.page_type == "search" and obs.search_available:
         lines.append("Nothing to click yet: search first.")
     elif obs.page_type != "terminal":
         lines.append("Nothing is clickable on this page.")
     return "\n".join(lines)
+
+
+def _product_lines(obs: ObservationState, p: ProductFacts) -> list[str]:
+    """A product page: its facts, each option axis with its choice, what is missing and the SKU price."""
+    lines = [f"Product {p.asin}: {p.title}"]
+    for label, value in (("shop", p.shop_name), ("brand", p.brand), ("model", p.model),
+                         ("category", " > ".join(p.category))):
+        if value:
+            lines.append(f"{label}: {value}")
+    lines.append(f"listed price: {format_listed_price(p.price)}")
+    if p.attributes:
+        lines.append("attributes: " + "; ".join(p.attributes))
+    for b in p.bullets:
+        lines.append(f"- {b}")
+    for axis, values in p.option_axes.items():
+        chosen = obs.selected_options.get(axis)
+        lines.append(f"option {axis}: {' / '.join(values)} (selected: {chosen if chosen is not None else 'none'})")
+    if p.option_axes:
+        missing = ", ".join(obs.missing_option_axes) or "none"
+        lines.append(f"missing options: {missing}")
+    price = "unknown until every price-changing option is chosen" if obs.selected_price is None else _num(obs.selected_price)
+    lines.append(f"selected price: {price}")
+    return lines
+
+
+def _origin_lines(obs: ObservationState) -> list[str]:
+    """A real page's shop and currency (every price on it is in that currency), and its note."""
+    origin = obs.origin
+    assert origin is not None
+    where = f"Real page from {origin.shop}" if origin.shop else "Real page from a shop not recognised"
+    money = f"; prices in {origin.currency}" if origin.currency else ""
+    out = [f"{where}{money}."]
+    if origin.note:
+        out.append(f"Note: {origin.note}")
+    return out
 
 
 def page_view(state: PageState, fmt: str) -> str:

@@ -1,4 +1,4 @@
-"""Real Amazon/eBay pages scored against their hand-made answer keys, plus translator unit tests.
+"""Every real page (Amazon, eBay, any other shop) scored against its hand-made answer key, plus translator unit tests.
 
 The real pages and the scorer live in the shared folder beside the repository
 (``<repo>/../shared``); they are read from there, never copied. The scorer module is loaded from
@@ -104,20 +104,79 @@ def test_real_pages_meet_the_bar(scored: list[dict]) -> None:
     assert _bar_report(dev) == 1.0
 
 
+#: Pages that do not read fully today (field accuracy < 1.0): name -> (floor, why). Every other real
+#: page must score 1.0; a listed page must stay at or above its floor and leave the table once it reads
+#: fully. docs/translators.md ("Known shortfalls") lists the same pages.
+KNOWN_SHORTFALLS: dict[str, tuple[float, str]] = {
+    "simplepages_switch-neon_B07WXL5YPW_amazon-co-jp_en-ui_2022": (
+        0.87, "amazon.co.jp (English UI): 'Back to results' read as the category path"),
+    "bescraper_lego-nan_ebay-de_2026": (
+        0.94, "ebay.de: 23 cards show a price range; the answer key records its low end"),
+    "ecommerceapi_1688-item-xinjiang-dates_823801520021_2026": (
+        0.71, "1688 item: the 包装规格 SKU row (script data) is not read"),
+    "fathomproducts_crutchfield-parrot-orak-minidrone_333ORAK_2017": (
+        0.87, "Crutchfield: a 'See all' link read into the breadcrumb (the key has none)"),
+    "flaskquote_rakuten-item-chivas-mizunara-12_f000000027_2025": (
+        0.85, "Rakuten item: the title keeps the shop name suffix of <title>"),
+    "shokandon_mercari-item-hello-kitty-netsuke-13set_m38793557194_2026": (
+        0.85, "Mercari item: the category path gains a trailing node"),
+    "taobaospider_taobao-item-ffan-down-coat_561495525977_2018": (
+        0.0, "Taobao item.htm (2018, GBK): not recognised, read as unknown"),
+    "lucent_carousell-sg-search-airpods-max-apple_sgd_2025": (
+        0.14, "Carousell search: the card grid read as one item page"),
+    "palette_shopify-nobodyschild-search-blue_en-ie_eur_2026": (
+        0.96, "Shopify ls-* cards: discount badges kept in 13 titles"),
+    "palette_very-ie-search-women-blue_eur_2026": (
+        0.0, "Very.ie search: the card grid read as one item page"),
+    "precios1_mercadolibre-pe-mouse-gamer_2025": (
+        0.99, "Mercado Libre: the ad card's id is lost (click-tracking link)"),
+    "pricechecker_microcenter-search-mechanical-keyboard_2026": (
+        0.86, "Micro Center search: card titles lose the brand on 23 of 24 cards"),
+    "pricecomparison_momo-tw-search-iphone_inline-data_twd_2026": (
+        0.14, "momo search: results only in a Next.js flight payload (script data), read as unknown"),
+    "pricecomparison_yahoo-tw-shopping-search-iphone_twd_2026": (
+        0.79, "Yahoo TW shopping search: 11 of 15 card ids not found"),
+    "rianaditro_ikea-id-category-tanaman-hias_idr_2024": (
+        0.14, "IKEA category listing: the grid read as one item page"),
+    "spiderfirst_1688-sem-search-shoujishujuxian_2024": (
+        0.14, "1688 search: offer ids, query and next page not read"),
+    "spiderfirst_jd-search-shouji_2024": (
+        0.74, "JD search: lazy-loaded half of the 60 cards and their ids not read"),
+    "webscraping-dj_zalando-de-diesel-jeans-grid-fragment_2021": (
+        0.42, "Zalando grid fragment: article ids (SKUs) not read"),
+}
+
+
+def _pages() -> list[str]:
+    """Every real page with an answer key as ``site/kind/name`` (none without ../shared)."""
+    keys = REAL.glob("*/*/*.expected.json") if REAL.is_dir() else []
+    return sorted(str(p.relative_to(REAL)).removesuffix(".expected.json") for p in keys)
+
+
 @needs_shared
-def test_every_real_page_meets_the_bar(scored: list[dict]) -> None:
-    """Other locales and other shops: >= 0.90 as a whole and for each shop with more than one page."""
-    held = [r for r in scored if r["name"] not in ISSUE_22_PAGES]
-    new = [r for r in held if r["shop"] not in _DEV_SHOPS]
-    assert len(new) >= 23 and {r["site"] for r in new} == {"amazon", "ebay", "other"}
-    assert _bar_report(held) >= 0.97
-    assert _mean([c["score"] for r in new for c in r["checks"]]) >= 0.90
-    shops: dict[str, list[dict]] = {}
-    for r in new:
-        shops.setdefault(r["shop"], []).append(r)
-    for shop, pages in shops.items():
-        if len(pages) > 1:
-            assert _mean([c["score"] for r in pages for c in r["checks"]]) >= 0.90, shop
+@pytest.mark.parametrize("real_page", _pages())
+def test_page_reads_fully_unless_a_known_shortfall(scored: list[dict], real_page: str) -> None:
+    """Field accuracy 1.0 (the shared scorer's checks) on every page, except the table's, held at their floors."""
+    site, kind, name = real_page.split("/")
+    [rec] = [r for r in scored if (r["site"], r["kind"], r["name"]) == (site, kind, name)]
+    score = _mean([c["score"] for c in rec["checks"]])
+    failing = [f"{c['check']} {c['score']:.2f} {str(c.get('detail', ''))[:200]}" for c in rec["checks"] if not c["passed"]]
+    if name not in KNOWN_SHORTFALLS:
+        assert score == 1.0, failing
+        return
+    floor, why = KNOWN_SHORTFALLS[name]
+    assert score < 1.0, f"{name} now reads fully: remove it from KNOWN_SHORTFALLS and docs/translators.md"
+    assert score >= floor, (f"{name} fell below its floor {floor} ({why})", failing)
+
+
+def test_known_shortfalls_are_real_pages_and_documented() -> None:
+    """One table: each entry names a page with an answer key and is listed in docs/translators.md."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "translators.md").read_text(encoding="utf-8")
+    names = {key.rsplit("/", 1)[-1] for key in _pages()}
+    for name, (floor, why) in KNOWN_SHORTFALLS.items():
+        assert 0.0 <= floor < 1.0 and why, name
+        assert not names or name in names, f"{name} has no answer key in {REAL}"
+        assert f"`{name}`" in docs, f"docs/translators.md does not list the known shortfall {name}"
 
 
 @needs_shared
