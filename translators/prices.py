@@ -34,7 +34,7 @@ _SYMBOLS: dict[str, str] = {
     "S$": "SGD", "SG$": "SGD", "R$": "BRL", "MX $": "MXN", "MX$": "MXN", "NT $": "TWD", "NT$": "TWD",
     "€": "EUR", "£": "GBP", "円": "JPY", "₹": "INR", "₩": "KRW", "원": "KRW", "₺": "TRY", "₱": "PHP", "₪": "ILS",
     "฿": "THB", "₫": "VND", "zł": "PLN", "Rs.": "INR", "Rs": "INR", "Kč": "CZK", "RM": "MYR", "TL": "TRY",
-    "CN¥": "CNY", "CN￥": "CNY", "JP¥": "JPY", "JP￥": "JPY", "人民币": "CNY", "원": "KRW", "₽": "RUB", "руб": "RUB",
+    "CN¥": "CNY", "CN￥": "CNY", "JP¥": "JPY", "JP￥": "JPY", "人民币": "CNY", "₽": "RUB", "руб": "RUB",
     "NTD": "TWD", "港幣": "HKD", "港币": "HKD", "新台幣": "TWD", "新台币": "TWD",
 }
 #: Marks several currencies print: the marketplace's currency decides when it is one of them.
