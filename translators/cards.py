@@ -25,7 +25,7 @@ __all__ = ["Card", "card_id", "find_cards", "price_nodes", "price_text", "repeat
 
 #: A currency mark: a symbol ('$' covers US$, R$, C$...), 'S/', or an ISO code / abbreviation as a word.
 _MARK = (r"(?:[$€£¥₹₩₺₽₱₫₪฿]|S/|zł|Kč|\b(?:USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|"
-         r"DKK|PLN|TWD|Rs|RM|Rp|kr)\b)")
+         r"DKK|PLN|TWD|Rs|RM|Rp|kr)(?![A-Za-z]))")  # 'Rp179.000': no word boundary before the digits
 _MARK_RE = re.compile(_MARK)
 #: A text that is a price by itself (mark next to a number), or a bare number that may be one.
 _PRICED = re.compile(rf"{_MARK}\.?\s*\d|\d\s*{_MARK}")
@@ -172,6 +172,8 @@ _ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-s
              "data-itemid", "data-asin", "data-listing-id", "data-tcin", "data-product-sku")
 _TITLE_MARK = re.compile(r"(?i)title|name")
 _NOT_TITLE_MARK = re.compile(r"(?i)brand|seller|shop|store|subtitle")
+#: A title clamped to a few lines (Carousell's '--max-line: 2'): the name, where image alts run longer.
+_CLAMPED = re.compile(r"(?i)line-clamp|max-line")
 _AD_WORDS = {"sponsored", "ad", "ads", "patrocinado", "promocionado", "anzeige", "gesponsert", "sponsorisé",
              "publicité", "annuncio", "sponsorizzato"}
 _CAROUSEL = re.compile(r"(?i)carousel|slider|swiper|slick|glide|splide|recommend|related|similar|upsell|"
@@ -197,19 +199,32 @@ def _title(node: LexborNode) -> tuple[str, LexborNode | None]:
     """A card's product title and the element showing it: heading, a title/name element, a link's label,
     an image's alt text.
     """
-    heads = [(text_of(h), h) for h in node.css("h1, h2, h3, h4, h5, h6")[:4]]
+    heads = [(text_of(h), h) for h in node.css('h1, h2, h3, h4, h5, h6, [role="heading"], .h2, .h3, .h4')[:4]]
     heads = [(t, h) for t, h in heads if 2 < len(t) <= 400 and not _MARK_RE.search(t)]
     if heads:  # a brand line may sit in a heading of its own above the title
         return max(heads, key=lambda row: len(row[0]))
-    for el in node.css('[class*="itle"], [class*="ame"], [data-test*="itle"], [itemprop="name"]')[:20]:
-        marks = f"{attr(el, 'class')} {attr(el, 'data-test')} {attr(el, 'itemprop')}"
-        if _TITLE_MARK.search(marks) and not _NOT_TITLE_MARK.search(marks):
-            text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
-            if 2 < len(text) <= 400 and not _MARK_RE.search(text):
-                return text, el
+    marked = [el for el in node.css('[class*="itle"], [class*="ame"], [data-test*="itle"], [itemprop="name"], '
+                                    '[style*="line-clamp"], [style*="max-line"], [class*="line-clamp"]')[:20]
+              if _title_marked(el)]
+    for i, el in enumerate(marked):
+        if any(_inside(inner, {el.mem_id}) for inner in marked[i + 1:]):
+            continue  # a title wrapper: its inner title element leaves out the promo line beside it
+        text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
+        if 2 < len(text) <= 400 and not _MARK_RE.search(text):
+            return text, el
     labelled = [(collapse(attr(a, "title") or attr(a, "aria-label")), a) for a in _links(node)]
     labelled += [(collapse(attr(img, "alt")), img) for img in node.css("img[alt]")[:3]]
     return next(((t, n) for t, n in labelled if len(t) > 2), ("", None))
+
+
+def _title_marked(el: LexborNode) -> bool:
+    """Whether an element is marked as a card's title: a title/name class (not brand, seller...) or a
+    line clamp.
+    """
+    marks = f"{attr(el, 'class')} {attr(el, 'data-test')} {attr(el, 'itemprop')}"
+    if _TITLE_MARK.search(marks) and not _NOT_TITLE_MARK.search(marks):
+        return True
+    return bool(_CLAMPED.search(f"{attr(el, 'style')} {attr(el, 'class')}"))
 
 
 def _main_link(node: LexborNode, shown: LexborNode | None) -> LexborNode | None:

@@ -7,8 +7,8 @@ their country domain (``mercadolibre.com.co``), so does a site under a country d
 Without a URL the page's own signals name it (og:site_name, the host it links to most).
 
 URLs: the search box (form action + input name) and the query it shows, the product id a URL
-carries, results-page URLs (the page parameter set, or built from the search form when the
-pagination control has no link) and the next/previous controls themselves.
+carries, and results-page URLs (the page parameter set, or built from the search form) for a
+``next >`` asked of a page that offers none; the pager itself is read in ``pager``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse, text_of
+from shopsim.translators.dom import attr, collapse
 
-__all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "host_of", "page_url", "pagination",
+__all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "heading_query", "host_of", "page_url",
            "registrable", "search_form", "searchy", "shop_name", "site_origin", "url_id", "url_query", "with_params"]
 
 #: Shops with one site per country: the country domain is part of the name.
@@ -110,8 +110,8 @@ _DOLLAR_TLD = {"co": "COP", "mx": "MXN", "ar": "ARS", "cl": "CLP", "uy": "UYU", 
 _KRONA_TLD = {"se": "SEK", "no": "NOK", "dk": "DKK", "is": "ISK"}
 _MARKS = [("S/", "PEN"), ("R$", "BRL"), ("₹", "INR"), ("€", "EUR"), ("£", "GBP"), ("₩", "KRW"), ("₺", "TRY"),
           ("₽", "RUB"), ("₱", "PHP"), ("₫", "VND"), ("₪", "ILS"), ("฿", "THB"), ("zł", "PLN"), ("Kč", "CZK"),
-          ("¥", "JPY"), ("円", "JPY")]
-_CODE = re.compile(r"\b(USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|TWD|CNY|KRW)\b")
+          ("¥", "JPY"), ("円", "JPY"), ("Rp", "IDR"), ("RM", "MYR")]
+_CODE = re.compile(r"\b(USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|TWD|CNY|KRW|IDR|MYR|SGD|HKD)\b")
 
 
 def currency_for(price_text: str, url: str | None, parsed: str | None = None) -> str | None:
@@ -137,8 +137,12 @@ _ID_PARAMS = {"pid", "productid", "product_id", "itemid", "item_id", "sku", "sku
 ID_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{2,39}$")
 _PREFIXED_ID = re.compile(r"^[A-Za-z]{1,2}[-_]([A-Za-z0-9]*\d[A-Za-z0-9]*)$")  # 'A-94651514', 'p_333ORAK'
 _PLAIN_ID = re.compile(r"^(?=(?:[A-Za-z]*\d){3})[A-Za-z0-9]{4,40}$")  # '252423036', 'MCO42090990'
-_SLUG_TAIL_ID = re.compile(r"-(\d{4,})$")  # '3506b001-p-271456'
-_EXT = re.compile(r"\.(?:html?|aspx?|php|jsp|cfm)$", re.IGNORECASE)
+_SLUG_TAIL_ID = re.compile(r"-(\d{4,}|[A-Za-z]\d{6,})$")  # '3506b001-p-271456', Wayfair's '...-w004938717'
+#: An article number closing a slug: nine then three letters and digits, each part with a digit
+#: (Zalando: '...-skinny-fit-indigo-di121n08p-k12.html' -> 'DI121N08P-K12').
+_ARTICLE_TAIL = re.compile(r"-((?=[a-z]*\d)[a-z0-9]{9}-(?=[a-z]*\d)[a-z0-9]{3})$", re.IGNORECASE)
+#: A page extension ('.html', '.aspx', Very's '.prd', Best Buy's '.p'): letters only, up to five.
+_EXT = re.compile(r"\.[A-Za-z]{1,5}$")
 
 
 def url_id(url: str | None, params: bool = True) -> str:
@@ -155,6 +159,10 @@ def url_id(url: str | None, params: bool = True) -> str:
         m = _PREFIXED_ID.match(seg)
         if m or _PLAIN_ID.match(seg):
             return m.group(1) if m else seg
+    for seg in reversed(segments):
+        m = _ARTICLE_TAIL.search(seg)
+        if m:
+            return m.group(1).upper()
     return next((m.group(1) for m in map(_SLUG_TAIL_ID.search, reversed(segments)) if m), "")
 
 
@@ -177,12 +185,12 @@ def search_form(body: LexborNode, base: str, max_query: int) -> tuple[SearchForm
         marks = " ".join(attr(box, k) for k in ("name", "id", "class", "placeholder", "aria-label", "role", "title"))
         form = next((n for n in _ancestors(box, 30) if n.tag == "form"), None)
         action = attr(form, "action")
-        if not name or not (name.casefold() in QUERY_NAMES or _SEARCHY.search(marks) or _SEARCHY.search(action)):
-            continue
+        if not (name.casefold() in QUERY_NAMES or _SEARCHY.search(marks) or _SEARCHY.search(action)):
+            continue  # a search box with no name (a script sends it) still shows the query
         value = collapse(attr(box, "value"))
         query = query or (value if value and len(value) <= max_query else None)
         target = absolute(action, base) if action else None
-        if found is None and target:
+        if found is None and target and name:
             method = "POST" if attr(form, "method").upper() == "POST" else "GET"
             found = SearchForm(action=target.split("#", 1)[0], name=name, method=method)
         if found is not None and query:
@@ -210,6 +218,18 @@ def url_query(url: str | None, form: SearchForm | None = None) -> str | None:
     """The search query a URL carries (a known query parameter, or the search form's own name)."""
     names = QUERY_NAMES | ({form.name.casefold()} if form is not None else set())
     return next((collapse(v) for k, v in _params(url) if k.casefold() in names and collapse(v)), None)
+
+
+#: A results heading's query in quotes: 'Showing results for "women blue"', '223 search results for
+#: 'Airpods max apple'', '全部分類 中搜尋 “iphone”', 'Suchergebnisse für „jeans“'.
+_HEADING_QUERY = re.compile(r"""(?i)(?:result|search|ergebnis|résultat|resultado|risultat|resultaten|搜尋|搜索|検索|결과)"""
+                            r"""[^"“”'‘’„«»]{0,40}["“'‘„«]\s*([^"“”'‘’„«»]{1,200}?)\s*["”'’“»]""")
+
+
+def heading_query(heading: str) -> str | None:
+    """The query a results heading quotes, or None (a heading without quotes names no query)."""
+    m = _HEADING_QUERY.search(heading[:400])
+    return collapse(m.group(1)) if m else None
 
 
 def searchy(url: str | None) -> bool:
@@ -242,54 +262,3 @@ def page_url(url: str | None, page: int, form: SearchForm | None, query: str | N
         return with_params(url, {"page": str(page)}) if url else None
     except ValueError:
         return None
-
-
-# ----------------------------------------------------------------------------- pagination --
-_NEXT_WORDS = {"next", "next page", "siguiente", "próxima", "proxima", "suivant", "suivante", "weiter", "nächste",
-               "nächste seite", "avanti", "successivo", "volgende", "次へ", "›", "»", ">", "→", "seguinte",
-               "página siguiente"}
-_NEXT_MARK = re.compile(r"(?:^|[\s_-])next(?:$|[\s_-])")
-_PAGE_OF = re.compile(r"(?i)\bpage\s+(\d{1,4})\s+(?:of|de|von|sur)\s+(\d{1,5})\b")
-_PAGER = ('[class*="paginat"], [class*="Paginat"], [class*="pager"], [aria-label*="aginat"], '
-          '[aria-label*="aginación"], [data-test*="paginat"], [data-testid*="paginat"]')
-
-
-def pagination(body: LexborNode, base: str, url: str | None, form: SearchForm | None,
-               query: str | None) -> tuple[str | None, str | None, int | None]:
-    """(next URL, previous URL, current page) from ``rel`` links or the pagination control.
-
-    A next control without a link (a script button, an empty href) still means there is a next
-    page: its URL is built from the current URL or the search form.
-    """
-    page_num = next((int(v) for k, v in _params(url) if k.casefold() in PAGE_NAMES and v.isdigit()), None)
-    root = body.parent or body
-    next_url = absolute(attr(root.css_first('a[rel~="next"], link[rel="next"]'), "href"), base)
-    prev_url = absolute(attr(root.css_first('a[rel~="prev"], link[rel="prev"]'), "href"), base)
-    has_next = next_url is not None
-    seen: set[int] = set()
-    for box in body.css(_PAGER)[:40]:
-        if any(n.mem_id in seen for n in _ancestors(box, 12)):
-            continue  # the parts of a pager seen already
-        seen.add(box.mem_id)
-        m = _PAGE_OF.search(text_of(box, sep=" "))
-        if m:
-            page_num = page_num or int(m.group(1))
-            has_next = has_next or int(m.group(1)) < int(m.group(2))
-        current = box.css_first('[aria-current="page"], [aria-current="true"], [class*="current"], '
-                                '[class*="active"], [class*="selected"]')
-        if current is not None and text_of(current).isdigit():
-            page_num = page_num or int(text_of(current))
-        for ctl in box.css("a, button, li")[:200]:
-            label = collapse(text_of(ctl) or attr(ctl, "aria-label") or attr(ctl, "title")).casefold()
-            marks = f"{attr(ctl, 'class')} {attr(ctl, 'rel')} {attr(ctl, 'data-test')}".casefold()
-            if label in _NEXT_WORDS or label.startswith("next ") or _NEXT_MARK.search(marks):
-                if not ("disabled" in ctl.attributes or attr(ctl, "aria-disabled") == "true" or "disabled" in marks):
-                    has_next = True
-                    link = ctl if ctl.tag == "a" else ctl.css_first("a[href]")
-                    next_url = next_url or absolute(attr(link, "href"), base)
-                break
-        if has_next:
-            break
-    if has_next and next_url is None:
-        next_url = page_url(url, (page_num or 1) + 1, form, query)
-    return next_url, prev_url, page_num or (1 if has_next else None)

@@ -114,8 +114,9 @@ def test_real_results_resolve_to_the_shops_urls(scored: list[dict]) -> None:
     assert nav.kind == "goto" and nav.url == first.url and "/A-" + first.id in (nav.url or "")
     nav = translator.resolve(state, "search[usb c cable]")  # through the page's own search form
     assert nav.url == "https://www.target.com/s?searchTerm=usb+c+cable"
-    nav = translator.resolve(state, "click[next >]")  # the next control has no link: built from the form
-    assert nav.kind == "goto" and nav.url and "page=2" in nav.url
+    assert state.next_page_url is None and state.clickable("next >") is not None  # a next button, no link
+    nav = translator.resolve(state, "click[next >]")  # offered, and refused: no URL is made up
+    assert nav.kind == "none" and nav.feedback.code == "not_recorded" and "no URL is guessed" in nav.feedback.message
     assert translator.resolve(state, "click[back to search]").url == "https://www.target.com/"
 
 
@@ -229,7 +230,7 @@ def test_card_heuristics_read_a_results_page() -> None:
         ("30003", "Widget number 3", 7.9)]
     assert [r.sponsored for r in state.results] == [False, False, True]
     assert state.results[0].url == "https://www.widgets.example/item/10001"
-    assert state.next_page_url == "https://www.widgets.example/find?term=widgets&page=2"  # built: no link
+    assert state.next_page_url == "https://www.widgets.example/find?term=widgets&page=2"  # the pager's '2' link
 
 
 def test_rel_next_link_is_the_next_page() -> None:
