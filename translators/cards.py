@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 
 from selectolax.lexbor import LexborNode
 
@@ -172,6 +173,8 @@ _ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-s
              "data-itemid", "data-asin", "data-listing-id", "data-tcin", "data-product-sku")
 _TITLE_MARK = re.compile(r"(?i)title|name")
 _NOT_TITLE_MARK = re.compile(r"(?i)brand|seller|shop|store|subtitle")
+#: A price closing a link's label ('ASOS DESIGN midi dress, Price £30.00'): not part of the name.
+_PRICE_TAIL = re.compile(r"(?i)[,;]\s*(?:(?:current|original|sale|our)\s+)?price\b.*$")
 #: A title clamped to a few lines (Carousell's '--max-line: 2'): the name, where image alts run longer.
 _CLAMPED = re.compile(r"(?i)line-clamp|max-line")
 _AD_WORDS = {"sponsored", "ad", "ads", "patrocinado", "promocionado", "anzeige", "gesponsert", "sponsorisé",
@@ -212,7 +215,7 @@ def _title(node: LexborNode) -> tuple[str, LexborNode | None]:
         text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
         if 2 < len(text) <= 400 and not _MARK_RE.search(text):
             return text, el
-    labelled = [(collapse(attr(a, "title") or attr(a, "aria-label")), a) for a in _links(node)]
+    labelled = [(_PRICE_TAIL.sub("", collapse(attr(a, "title") or attr(a, "aria-label"))), a) for a in _links(node)]
     labelled += [(collapse(attr(img, "alt")), img) for img in node.css("img[alt]")[:3]]
     return next(((t, n) for t, n in labelled if len(t) > 2), ("", None))
 
@@ -272,9 +275,8 @@ def _groups(prices: list[LexborNode]) -> list[tuple[LexborNode, list[LexborNode]
     return sorted(ranked, key=lambda row: -len(row[1]))
 
 
-def _card_parent(prices: list[LexborNode]) -> tuple[LexborNode | None, list[LexborNode]]:
+def _card_parent(ranked: list[tuple[LexborNode, list[LexborNode]]]) -> tuple[LexborNode | None, list[LexborNode]]:
     """The element whose children most often hold a price (the card list), recommendation strips last."""
-    ranked = _groups(prices)
     for parent, children in ranked:
         if not _carousel(parent, children[0]):
             return parent, children
@@ -303,13 +305,15 @@ def _carousel(parent: LexborNode, child: LexborNode) -> bool:
 
 def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
     """Product cards in page order: children of the card list that hold a product link and a title."""
-    parent, priced = _card_parent(prices)
+    ranked = _groups(prices)
+    parent, priced = _card_parent(ranked)
     if parent is None:
         return []
+    lists = _sibling_lists(parent, {p.mem_id for p, _ in ranked})
     owned: dict[int, list[LexborNode]] = {}
     for node in prices:  # each price to the child of the card list that holds it
         for anc in _up(node, 30):
-            if anc.parent is not None and anc.parent.mem_id == parent.mem_id:
+            if anc.parent is not None and anc.parent.mem_id in lists:
                 owned.setdefault(anc.mem_id, []).append(node)
                 break
     shapes = Counter(_shape(c) for c in priced)
@@ -317,7 +321,8 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
     strict = count * 2 >= len(priced)  # cards share a shape; a banner or module among them does not
     tags = {c.tag for c in priced}
     cards: list[Card] = []
-    for looked, child in enumerate(parent.iter()):
+    children = (child for node in lists.values() for child in node.iter())
+    for looked, child in enumerate(children):
         if looked > 20 * MAX_CARDS:
             break
         if (strict and _shape(child) != shape) or child.tag not in tags:
@@ -339,6 +344,18 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
         if len(cards) >= MAX_CARDS:
             break
     return cards if len(cards) >= 2 else []
+
+
+def _sibling_lists(parent: LexborNode, priced_lists: set[int]) -> dict[int, LexborNode]:
+    """The card list and its siblings of the same shape that hold priced cards too, in page order: one
+    grid split into sections (ASOS renders its tiles in several ``<section>`` s under one product list).
+    """
+    up = parent.parent
+    if up is None or not _shape(parent)[1]:
+        return {parent.mem_id: parent}
+    same = [n for n in islice(up.iter(), 50) if n.mem_id == parent.mem_id or (
+        n.mem_id in priced_lists and _shape(n) == _shape(parent))]
+    return {n.mem_id: n for n in same}
 
 
 def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:

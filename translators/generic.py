@@ -270,15 +270,32 @@ def _title(page: _Page, records: list[ProductRecord]) -> str:
     name = next((r.name for r in records if r.name and r.source != "og"), "")
     if shown and len(shown) <= 500 and (not name or similar(shown, name)):
         return shown
-    if name:
-        return name
     node = page.tree.css_first("title")
+    if name:
+        return _drop_shop_tail(name, [page.data.og.get("og:title", ""), text_of(node) if node is not None else ""])
+
     sites = [page.data.og.get("og:site_name", ""), (page.shop or "").split(":")[-1]]
     for raw in (page.data.og.get("og:title", ""), text_of(node) if node is not None else ""):
         cleaned = _strip_site(raw, sites)
         if cleaned:
             return cleaned
     return shown
+
+
+_TAIL_SEPARATOR = re.compile(r"\s*[｜|:：]\s*([^｜|:：]{2,60})$")
+
+
+def _drop_shop_tail(name: str, titles: list[str]) -> str:
+    """A structured name without the shop's name closing it ('...700ml 【ウイスキー】｜リカーズ スリーライン'):
+    a tail after a bar or colon that also closes the page's title is the shop's, not the product's.
+    """
+    m = _TAIL_SEPARATOR.search(collapse(name))
+    if m is None or m.start() < 3:
+        return name
+    tail = m.group(1).strip()
+    if any(collapse(t).endswith(tail) and collapse(t) != collapse(name) for t in titles if t):
+        return collapse(name)[:m.start()]
+    return name
 
 
 def _strip_site(title: str, sites: list[str]) -> str:

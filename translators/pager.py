@@ -81,12 +81,17 @@ def _read_box(box: LexborNode, base: str, pager: Pager) -> None:
         label = collapse(text_of(ctl) or attr(ctl, "aria-label") or attr(ctl, "title")).casefold()
         marks = f"{attr(ctl, 'class')} {attr(ctl, 'rel')} {attr(ctl, 'data-test')}".casefold()
         if label in _NEXT_WORDS or label.startswith("next ") or _NEXT_MARK.search(marks):
-            if not ("disabled" in ctl.attributes or attr(ctl, "aria-disabled") == "true" or "disabled" in marks):
+            if not any(_disabled(n) for n in [ctl, *ctl.css("a, button")[:2]]):
                 pager.has_next = True
                 link = ctl if ctl.tag == "a" else ctl.css_first("a[href]")
                 pager.next_url = pager.next_url or absolute(attr(link, "href"), base)
                 pager.next_selector = _selector(ctl)
             return
+
+
+def _disabled(ctl: LexborNode) -> bool:
+    """A control shown disabled (attribute, aria-disabled, or a 'disabled' class): the last page's next."""
+    return "disabled" in ctl.attributes or attr(ctl, "aria-disabled") == "true" or "disabled" in attr(ctl, "class")
 
 
 def _numbered_link(box: LexborNode, number: int, base: str) -> str | None:
