@@ -29,6 +29,7 @@ from shopsim.translators.cards import (
 from shopsim.translators.clickables import item_clickables, refuse, results_clickables
 from shopsim.translators.detect import blocked_reason, wall_reason
 from shopsim.translators.dom import attr, collapse
+from shopsim.translators.option_groups import displayed_price, radio_groups
 from shopsim.translators.page_kind import before, buy_control, is_grid, names_page, similar
 from shopsim.translators.pager import pagination
 from shopsim.translators.prices import PriceInfo
@@ -162,10 +163,15 @@ class GenericTranslator(RealSiteTranslator):
 
     def _product_state(self, page: _Page, main: ProductRecord | None) -> PageState:
         records = [p for p in page.data.products if p.source != "og"] or page.data.products
-        shown = buybox_price(page.body, page.prices, page.h1, {c.node.mem_id for c in page.cards})
+        carded = {c.node.mem_id for c in page.cards}
+        shown = buybox_price(page.body, page.prices, page.h1, carded)
         record = main if main is not None and main.price is not None else \
             next((r for r in records if r.price is not None), None)
         price = PriceInfo(None, None, "")
+        displayed = displayed_price(page.body, page.prices, page.h1, carded, record.price) if (
+            record is not None and isinstance(record.price, float)) else None
+        if displayed is not None and record is not None and displayed.value != record.price:
+            shown, record = displayed, None  # the buy box shows another price (a set's): as displayed
         if record is not None:  # the structured number, with the text the page shows for it
             text = shown.text if shown is not None else ""
             price = PriceInfo(record.price, record.currency or currency_for(text, page.url), text)
@@ -173,6 +179,10 @@ class GenericTranslator(RealSiteTranslator):
             price = PriceInfo(shown.value, currency_for(shown.text, page.url, shown.currency), shown.text)
         rating = next((r.rating for r in records if r.rating is not None), None)
         options, selected, option_urls = option_widgets(page.body, page.base)
+        radios, picked = radio_groups(page.body)
+        for axis, values in radios.items():  # axes drawn as radio groups, where selects and swatches miss them
+            if axis not in options and not any(set(values) <= set(v) for v in options.values()):
+                options[axis], selected[axis] = values, picked[axis]
         trails = [t for t in page.data.breadcrumbs if len(t) >= 2]
         product = ProductView(
             id=_item_id(records, page.url) or "unknown", title=_title(page, records), price=price.value,

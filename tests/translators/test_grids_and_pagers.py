@@ -234,3 +234,40 @@ def test_every_dev_page_has_its_page_type(key: Path) -> None:
     assert state.page_type == want, (name, state.reason)
     if want == "results" and name in WESTERN_22:
         assert to_annotation_json(state)["next_page"] is bool(expected["next_page"]), name
+
+
+# ------------------------------------------------------------------------------ Wayfair --
+WAYFAIR_ITEM = """<!doctype html><html><head><title>Lark Manor Alia Upholstered Bed Set | Wayfair</title>
+<link rel="canonical" href="https://www.wayfair.com/furniture/pdp/lark-manor-alia-bed-set-w004938717.html">
+<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Product",
+"name": "Alia Upholstered Bed Set", "sku": "W004938717",
+"offers": {"@type": "Offer", "price": "289.99", "priceCurrency": "USD"}}</script></head><body>
+<header><nav><a href="/">Wayfair</a></nav></header>
+<div data-testid="pdp-title"><h1 data-testid="title">Alia Upholstered Bed Set</h1><p>by Lark Manor</p></div>
+<div data-test-id="PriceDisplay" class="SFPrice"><span class="oakhm64z_6101">$579.98</span></div>
+<s data-test-id="StandardPricingPrice-PREVIOUS">$899.00</s>
+<div class="OptionsSection"><p id="opt-color">Color: <span>Gray</span></p>
+<div role="radiogroup" aria-labelledby="opt-color">
+<button role="radio" aria-checked="true" aria-label="Gray"><img alt="Gray swatch"></button>
+<button role="radio" aria-checked="false" aria-label="Navy"></button>
+<button role="radio" aria-checked="false" aria-label="Beige"></button></div>
+<fieldset><legend>Bed Size</legend>
+<label><input type="radio" name="size" value="q" checked> Queen</label>
+<label><input type="radio" name="size" value="k"> King</label>
+<label><input type="radio" name="size" value="f"> Full</label></fieldset>
+<div role="radiogroup" aria-label="Delivery"><button role="radio">Ship</button><button role="radio">Pick up</button></div></div>
+<button data-test-id="AddToCartButton">Add to Cart</button>
+<dialog><h2>Protect your purchase</h2></dialog></body></html>"""
+
+
+def test_a_wayfair_item_shows_its_displayed_set_price_and_radio_axes() -> None:
+    state = translate_html(WAYFAIR_ITEM, "https://www.wayfair.com/furniture/pdp/lark-manor-alia-bed-set-w004938717.html")
+    p = state.product
+    assert state.page_type == "item" and p is not None
+    assert (p.id, p.title, p.price, p.currency) == ("W004938717", "Alia Upholstered Bed Set", 579.98, "USD")
+    assert p.options == {"Color": ["Gray", "Navy", "Beige"], "Bed Size": ["Queen", "King", "Full"]}
+    assert p.selected == {"Color": "Gray", "Bed Size": "Queen"}
+    shown_once = WAYFAIR_ITEM.replace("<p>by Lark Manor</p>", "<p>by Lark Manor</p><span class='unit-price'>$289.99</span>")
+    assert translate_html(shown_once, None).product.price == 289.99  # type: ignore[union-attr]
+    per_piece = shown_once.replace("$289.99</span>", "$289.99 each</span>")
+    assert translate_html(per_piece, None).product.price == 579.98  # type: ignore[union-attr]
