@@ -169,7 +169,7 @@ class Card:
     sponsored: bool
 
 
-_ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-sku", "data-item-id",
+_ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-sku", "data-sku-id", "data-item-id",
              "data-itemid", "data-asin", "data-listing-id", "data-tcin", "data-product-sku")
 _TITLE_MARK = re.compile(r"(?i)title|name")
 _NOT_TITLE_MARK = re.compile(r"(?i)brand|seller|shop|store|subtitle")

@@ -46,9 +46,10 @@ BESTBUY_ITEM = f"""<!doctype html><html><head><title>Apple - AirPods Pro 2 (USB-
 
 
 def _bestbuy_tile(i: int) -> str:
-    sku = 6500000 + i
+    sku = 6500000 + i  # the older product URL carries the SKU, the newer one an opaque code
+    href = f"/site/laptop-model-{i}/{sku}.p?skuId={sku}" if i % 2 else f"/product/laptop-model-{i}/JJ8VPZ{i:04d}"
     return (f'<li class="sku-item" data-sku-id="{sku}"><div class="sku-title"><h4 class="sku-header">'
-            f'<a href="/site/laptop-model-{i}/{sku}.p?skuId={sku}">Laptop Model {i} 16GB Memory</a></h4></div>'
+            f'<a href="{href}">Laptop Model {i} 16GB Memory</a></h4></div>'
             f'<div class="priceView-hero-price priceView-customer-price"><span aria-hidden="true">${500 + i}.99</span>'
             f'<span class="sr-only">Your price for this item is ${500 + i}.99</span></div>'
             f'<button class="c-button add-to-cart-button" data-sku-id="{sku}">Add to Cart</button>'
@@ -80,6 +81,7 @@ def test_best_buy_search_page_with_dialogs_reads_its_grid() -> None:
     assert len(state.results) == 18 and state.query == "laptop" and state.page_num == 1
     first = state.results[0]
     assert (first.id, first.title, first.price) == ("6500000", "Laptop Model 0 16GB Memory", 500.99)
+    assert [r.id for r in state.results[1:4]] == ["6500001", "6500002", "6500003"]
     assert state.next_page_url == "https://www.bestbuy.com/site/searchpage.jsp?st=laptop&cp=2"
 
 
