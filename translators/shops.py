@@ -61,11 +61,14 @@ def registrable(host: str) -> str:
     return ".".join(labels[-2:])
 
 
-def _name(domain: str, html: str) -> str:
+def _name(domain: str, html: str, host: str = "") -> str:
+    """The shop's name from its registrable ``domain``; a Shopify store is named by its own ``host``
+    ('shopify:www.nobodyschild.com', 'shopify:ostrichpillow.com'), as its storefront shows it.
+    """
     labels = domain.split(".")
     head = html[:400_000]
     if "cdn.shopify.com" in head or "Shopify.shop" in head or ".myshopify.com" in head:
-        return f"shopify:{domain}"
+        return f"shopify:{host or domain}"
     label, suffix = labels[0], ".".join(labels[1:])
     if len(labels) < 2 or label in MULTI_COUNTRY or len(label) < 4 or suffix not in _GENERIC_TLDS:
         return domain
@@ -91,7 +94,7 @@ def shop_name(url: str | None, tree: LexborHTMLParser | None, html: str) -> str 
         host = site if re.fullmatch(r"(?:www\.)?[a-z0-9\-]+(?:\.[a-z]{2,6}){1,2}", site) else _linked_host(tree)
     if not host or host.replace(".", "").isdigit():
         return None
-    return _name(registrable(host), html)
+    return _name(registrable(host), html, host)
 
 
 def site_origin(url: str | None) -> str | None:

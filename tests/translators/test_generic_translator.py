@@ -75,6 +75,24 @@ def test_other_shops_meet_the_bar(scored: list[dict]) -> None:
     assert all(_mean(v) >= 0.90 for shop, v in by_shop.items() if pages[shop] > 1)
 
 
+#: Issue 22's modern Western dev pages (Micro Center, Lowe's, Very, a Shopify grid, Zalando, IKEA,
+#: Carousell) and Rakuten's item title: read exactly, with their shop (where the page shows it) and currency.
+WESTERN_22 = ("microcenter", "lowes", "very-ie", "nobodyschild", "zalando", "ikea", "carousell", "rakuten")
+
+
+@needs_shared
+def test_issue_22_western_pages_are_read_exactly(scored: list[dict]) -> None:
+    recs = [r for r in scored if r["name"] in ISSUE_22_PAGES and any(w in r["name"] for w in WESTERN_22)]
+    assert len(recs) == len(WESTERN_22)
+    wrong = [(r["name"], c["check"], c.get("detail")) for r in recs for c in r["checks"] if not c["passed"]]
+    assert not wrong, wrong
+    for rec in recs:
+        state: PageState = rec["state"]
+        assert state.currency == rec["expected"]["currency"], rec["name"]
+        assert state.shop == rec["expected"]["shop"] or (state.shop is None and rec["expected"]["url"] is None), \
+            rec["name"]  # a grid fragment without a URL or links to its shop names none
+
+
 @needs_shared
 def test_other_shops_are_named_with_their_currency(scored: list[dict]) -> None:
     """site 'other', the shop as the keys name it, and the ISO currency of the prices shown."""
