@@ -169,7 +169,7 @@ class GenericTranslator(RealSiteTranslator):
             next((r for r in records if r.price is not None), None)
         price = PriceInfo(None, None, "")
         displayed = displayed_price(page.body, page.prices, page.h1, carded, record.price) if (
-            record is not None and isinstance(record.price, float)) else None
+            record is not None and record.price is not None) else None
         if displayed is not None and record is not None and displayed.value != record.price:
             shown, record = displayed, None  # the buy box shows another price (a set's): as displayed
         if record is not None:  # the structured number, with the text the page shows for it

@@ -116,18 +116,21 @@ def _in_chrome(node: LexborNode) -> bool:
 
 
 def displayed_price(body: LexborNode, prices: list[LexborNode], heading: LexborNode | None,
-                    skip: set[int], structured: float) -> PriceInfo | None:
-    """The buy box's price where the page never shows the ``structured`` number: the first price marked
-    as a price (class, id or test id) after the product's heading, outside other products' cards
-    (``skip``), not struck, not a saving, instalment or per-piece price. None when the page shows the
-    structured number somewhere (then that is the price, and a misread split-cents price cannot win).
+                    skip: set[int], structured: float | tuple[float, float]) -> PriceInfo | None:
+    """The buy box's price where the page never shows the ``structured`` number (or either end of its
+    range): the first price marked as a price (class, id or test id) after the product's heading,
+    outside other products' cards (``skip``), not struck, not a saving, instalment or per-piece price.
+    None when the page shows the structured number somewhere (then that is the price, and a misread
+    split-cents price cannot win).
     """
     if heading is None or not prices:
         return None
+    ends = structured if isinstance(structured, tuple) else (structured,)
     for shown in prices[:400]:  # a per-piece display ('$289.99 each') does not count
         text = price_text(shown)
         value = parse_price(text).value
-        if isinstance(value, float) and abs(value - structured) < 0.005 and not _NOT_SHOWN_PRICE.search(text):
+        values = value if isinstance(value, tuple) else (value,) if isinstance(value, float) else ()
+        if any(abs(v - e) < 0.005 for v in values for e in ends) and not _NOT_SHOWN_PRICE.search(text):
             return None
     wanted = {p.mem_id for p in prices}
     passed = False

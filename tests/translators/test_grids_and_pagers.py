@@ -273,3 +273,6 @@ def test_a_wayfair_item_shows_its_displayed_set_price_and_radio_axes() -> None:
     assert translate_html(shown_once, None).product.price == 289.99  # type: ignore[union-attr]
     per_piece = shown_once.replace("$289.99</span>", "$289.99 each</span>")
     assert translate_html(per_piece, None).product.price == 579.98  # type: ignore[union-attr]
+    ranged = WAYFAIR_ITEM.replace('"@type": "Offer", "price": "289.99"',
+                                  '"@type": "AggregateOffer", "lowPrice": "289.99", "highPrice": "349.99"')
+    assert translate_html(ranged, None).product.price == 579.98  # type: ignore[union-attr]
