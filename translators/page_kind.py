@@ -28,8 +28,8 @@ _BUY_WORDS = re.compile(r"(?i)add[\s_-]?to[\s_-]?(?:cart|bag|basket|trolley)|add
 #: Payment-method words that contain a buy word: 'Buy now, pay later' (Klarna, Clearpay) is no buy box.
 _PAY_LATER = re.compile(r"(?i)buy[\s_-]?now[\s,_-]*pay[\s_-]?later|\bbnpl\b")
 _CART_ACTION = re.compile(r"(?i)cart|basket|/bag\b|add_multiple_products|checkout")
-_CHROME_TAGS = frozenset({"footer", "nav", "header"})
-_CHROME_ROLES = frozenset({"contentinfo", "navigation", "banner"})
+_CHROME_TAGS = frozenset({"footer", "nav", "header", "dialog"})  # a quick-view dialog's button buys a card
+_CHROME_ROLES = frozenset({"contentinfo", "navigation", "banner", "dialog"})
 
 
 def is_grid(cards: list[Card]) -> bool:
@@ -41,7 +41,7 @@ def is_grid(cards: list[Card]) -> bool:
 
 def buy_control(body: LexborNode, inside: set[int]) -> LexborNode | None:
     """The page's control to buy one product (an add-to-cart form or button), outside repeated cards,
-    page chrome (header, footer, navigation) and payment-method links; None when there is none.
+    page chrome (header, footer, navigation), dialogs and payment-method links; None when there is none.
     """
     for node in body.css("form[action], button, input[type=submit], input[type=image], input[type=button], "
                          "a[href], img[alt]")[:4000]:

@@ -161,6 +161,13 @@ def test_a_promo_badge_beside_the_title_is_left_out() -> None:
     assert state.results[1].price == 21.0
 
 
+def test_a_quick_view_dialog_before_the_grid_does_not_make_an_item_page() -> None:
+    quick = ('<dialog class="quick-view"><h2>Quick view</h2><span class="price">$9.00</span>'
+             '<button class="add-to-cart">Add to cart</button></dialog>')
+    html = CATEGORY.replace("<h1>Tanaman hias</h1>", "<h1>Tanaman hias</h1>" + quick)
+    assert translate_html(html, None).page_type == "results"
+
+
 def test_an_item_page_keeps_its_recommendation_grid_out() -> None:
     """An item page without structured data, whose heading and buy button come before a big 'you may
     also like' grid, stays an item page.
