@@ -17,6 +17,7 @@ from urllib.parse import quote
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Clickable, Navigation, PageState, ProductView, ResultCard
+from shopsim.translators.buy_box import displayed_price
 from shopsim.translators.cards import (
     MAX_WALK,
     Card,
@@ -29,7 +30,7 @@ from shopsim.translators.cards import (
 from shopsim.translators.clickables import item_clickables, refuse, results_clickables
 from shopsim.translators.detect import blocked_reason, wall_reason
 from shopsim.translators.dom import attr, collapse
-from shopsim.translators.option_groups import displayed_price, radio_groups
+from shopsim.translators.option_groups import radio_groups
 from shopsim.translators.page_kind import before, buy_control, is_grid, names_page, similar
 from shopsim.translators.pager import pagination
 from shopsim.translators.prices import PriceInfo
