@@ -225,14 +225,16 @@ def url_query(url: str | None, form: SearchForm | None = None) -> str | None:
 
 #: A results heading's query in quotes: 'Showing results for "women blue"', '223 search results for
 #: 'Airpods max apple'', '全部分類 中搜尋 “iphone”', 'Suchergebnisse für „jeans“'.
-_HEADING_QUERY = re.compile(r"""(?i)(?:result|search|ergebnis|résultat|resultado|risultat|resultaten|搜尋|搜索|検索|결과)"""
-                            r"""[^"“”'‘’„«»]{0,40}["“'‘„«]\s*([^"“”'‘’„«»]{1,200}?)\s*["”'’“»]""")
+_HEADING_QUERY = re.compile(
+    r"""(?i)(?:result|search|ergebnis|résultat|resultado|risultat|resultaten|搜尋|搜索|検索|결과)[^"“”'‘’„«»]{0,40}"""
+    r"""(?:"([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’|„([^“”]{1,200})[“”]|«\s*([^»]{1,200}?)\s*»"""
+    r"""|'(.{1,200}?)'(?=\s*(?:$|[.,:;!?)(|-])))""")  # paired quotes; 'men's shoes' ends at its last quote
 
 
 def heading_query(heading: str) -> str | None:
     """The query a results heading quotes, or None (a heading without quotes names no query)."""
     m = _HEADING_QUERY.search(heading[:400])
-    return collapse(m.group(1)) if m else None
+    return collapse(next(g for g in m.groups() if g is not None)) if m else None
 
 
 def searchy(url: str | None) -> bool:

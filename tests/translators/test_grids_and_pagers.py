@@ -21,6 +21,7 @@ from shopsim.adapters.replay import ReplaySource
 from shopsim.translators.answer_key import NO_URL_NEXT, to_annotation_json
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.registry import translate_file, translate_html
+from shopsim.translators.shops import heading_query
 
 # ---------------------------------------------------------------------------- Best Buy --
 DIALOGS = """<dialog class="c-modal" aria-labelledby="store-title"><h2 id="store-title">Choose a store</h2>
@@ -146,6 +147,15 @@ def test_a_results_heading_gives_the_query() -> None:
     html = CATEGORY.replace("<h1>Tanaman hias</h1>", '<h1>Showing results for "women blue"</h1>')
     html = html.replace('<link rel="canonical" href="https://www.ikea.co.id/in/produk/dekorasi/tanaman-hias">', "")
     assert translate_html(html, None).query == "women blue"
+
+
+@pytest.mark.parametrize(("heading", "query"), [
+    ('Showing results for "women blue"', "women blue"), ("223 search results for 'Airpods max apple'", "Airpods max apple"),
+    ("全部分類 中搜尋 “iphone”", "iphone"), ("Suchergebnisse für „jeans“", "jeans"),
+    ("Résultats pour « robe bleue »", "robe bleue"), ("Results for 'Men's shoes' (24)", "Men's shoes"),
+    ("Search: women blue dress", None), ("Tanaman hias", None), ('Nike\'s "Air" shoes', None)])
+def test_heading_queries(heading: str, query: str | None) -> None:
+    assert heading_query(heading) == query
 
 
 def test_a_promo_badge_beside_the_title_is_left_out() -> None:
