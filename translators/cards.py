@@ -37,7 +37,8 @@ _STRUCK_TAGS = frozenset({"s", "del", "strike"})
 _STRUCK_RE = re.compile(r"previous|strike|crossed|old-?_?price|was-?price|list-?_?price|original|compare|msrp|"
                         r"rrp|line-through")
 _NOT_PRICE_TEXT = re.compile(r"(?i)\b(?:save|savings?|off|cuotas?|installments?|x de|ahorra|economi[sz]e|"
-                             r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b")
+                             r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b"
+                             r"|原價|原价|組合價|组合价|現省|现省|定價|定价|市價|市价|參考價|参考价")  # was / list / save
 MAX_PRICE_NODES = 3_000
 #: Nodes walked in one page-wide scan (real pages: under 50,000 with their text nodes).
 MAX_WALK = 150_000

@@ -31,6 +31,8 @@ MULTI_COUNTRY = frozenset({
     "amazon", "ebay", "mercadolibre", "mercadolivre", "aliexpress", "rakuten", "olx", "jumia", "lazada", "shopee",
     "falabella", "carrefour", "decathlon", "ikea", "zalando", "cdiscount", "otto", "allegro", "bol", "fnac",
     "mediamarkt", "linio", "dafiti", "noon", "tokopedia", "coupang"})
+#: Portals whose shops are separate services on their own host (Yahoo! Shopping, Auctions, Flea Market).
+_PORTALS = frozenset({"yahoo"})
 _GENERIC_TLDS = frozenset({"com", "net", "org", "shop", "store", "co", "io", "biz", "info", "us"})
 _SECOND_LEVEL = frozenset({"com", "co", "net", "org", "gov", "gob", "edu", "ac", "or", "ne", "go", "ltd", "plc"})
 #: Hosts that serve many sites (CDNs, analytics, bot walls): never a shop's own host.
@@ -69,6 +71,8 @@ def _name(domain: str, html: str, host: str = "") -> str:
     head = html[:400_000]
     if "cdn.shopify.com" in head or "Shopify.shop" in head or ".myshopify.com" in head:
         return f"shopify:{host or domain}"
+    if labels[0] in _PORTALS and host:  # a portal's shops are its services: tw.buy.yahoo.com, auctions.yahoo.co.jp
+        return host.removeprefix("www.")
     label, suffix = labels[0], ".".join(labels[1:])
     if len(labels) < 2 or label in MULTI_COUNTRY or len(label) < 4 or suffix not in _GENERIC_TLDS:
         return domain
@@ -126,17 +130,21 @@ def currency_for(price_text: str, url: str | None, parsed: str | None = None) ->
     mark = next((iso for m, iso in _MARKS if m in text), None)
     if mark:
         return mark
-    tld = host_of(url).rsplit(".", 1)[-1]
+    host = host_of(url)
+    tld, first = host.rsplit(".", 1)[-1], host.split(".", 1)[0]  # a country site: 'shop.tw' or 'tw.buy.yahoo.com'
     if "$" in text:
-        return _DOLLAR_TLD.get(tld, "USD")
+        return _DOLLAR_TLD.get(tld) or _DOLLAR_TLD.get(first, "USD")
     if re.search(r"\bkr\b", text):
-        return _KRONA_TLD.get(tld, "SEK")
+        return _KRONA_TLD.get(tld) or _KRONA_TLD.get(first, "SEK")
     return parsed
 
 
 # ------------------------------------------------------------------------------ product ids --
 _ID_PARAMS = {"pid", "productid", "product_id", "itemid", "item_id", "sku", "skuid", "listing_id", "prodid",
-              "products_id", "tcin", "asin", "id"}
+              "products_id", "tcin", "asin", "id",
+              # goods / offer numbers of Asian and European shops (Yahoo Taiwan gdid and actid, momo i_code)
+              "gdid", "actid", "goodsid", "goods_id", "goodsno", "goodscode", "i_code", "itemno", "item_no",
+              "productno", "prdno", "offerid", "offer_id"}
 ID_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{2,39}$")
 _PREFIXED_ID = re.compile(r"^[A-Za-z]{1,2}[-_]([A-Za-z0-9]*\d[A-Za-z0-9]*)$")  # 'A-94651514', 'p_333ORAK'
 _PLAIN_ID = re.compile(r"^(?=(?:[A-Za-z]*\d){3})[A-Za-z0-9]{4,40}$")  # '252423036', 'MCO42090990'

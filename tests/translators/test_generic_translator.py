@@ -76,8 +76,10 @@ def test_other_shops_meet_the_bar(scored: list[dict]) -> None:
 
 
 #: Issue 22's modern Western dev pages (Micro Center, Lowe's, Very, a Shopify grid, Zalando, IKEA,
-#: Carousell) and Rakuten's item title: read exactly, with their shop (where the page shows it) and currency.
-WESTERN_22 = ("microcenter", "lowes", "very-ie", "nobodyschild", "zalando", "ikea", "carousell", "rakuten")
+#: Carousell), Rakuten's item title and Yahoo Taiwan's grid (goods ids in query parameters, a bundle's
+#: 原組合價 promo line): read exactly, with their shop (where the page shows it) and currency.
+WESTERN_22 = ("microcenter", "lowes", "very-ie", "nobodyschild", "zalando", "ikea", "carousell", "rakuten",
+              "yahoo-tw-shopping")
 
 
 @needs_shared

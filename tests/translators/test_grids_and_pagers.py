@@ -21,7 +21,7 @@ from shopsim.adapters.replay import ReplaySource
 from shopsim.translators.answer_key import NO_URL_NEXT, to_annotation_json
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.registry import translate_file, translate_html
-from shopsim.translators.shops import heading_query
+from shopsim.translators.shops import heading_query, url_id
 
 # ---------------------------------------------------------------------------- Best Buy --
 DIALOGS = """<dialog class="c-modal" aria-labelledby="store-title"><h2 id="store-title">Choose a store</h2>
@@ -156,6 +156,18 @@ def test_a_results_heading_gives_the_query() -> None:
     ("Search: women blue dress", None), ("Tanaman hias", None), ('Nike\'s "Air" shoes', None)])
 def test_heading_queries(heading: str, query: str | None) -> None:
     assert heading_query(heading) == query
+
+
+@pytest.mark.parametrize(("url", "pid"), [
+    ("/diesel-slandy-low-jeans-skinny-fit-indigo-di121n08p-k12.html", "DI121N08P-K12"),  # Zalando article number
+    ("https://www.very.ie/x-blue/1601222101.prd", "1601222101"),
+    ("https://www.bestbuy.com/site/apple-airpods/6447382.p", "6447382"),
+    ("https://tw.buy.yahoo.com/gdsale/gdsale.asp?gdid=p0830265172870", "p0830265172870"),
+    ("https://tw.buy.yahoo.com/activity/onsale/combo?actid=743896", "743896"),
+    ("https://www.wayfair.com/furniture/pdp/lark-manor-bed-w004938717.html", "w004938717"),
+    ("https://x.example/p/iphone-15-pro-max-256gb", "")])
+def test_ids_as_product_urls_carry_them(url: str, pid: str) -> None:
+    assert url_id(url) == pid
 
 
 def test_a_promo_badge_beside_the_title_is_left_out() -> None:
