@@ -13,10 +13,15 @@ import sys
 from typing import Any
 
 from shopsim.page import PageState
+from shopsim.translators.clickables import has_next_page
 from shopsim.translators.prices import price_json
 from shopsim.translators.registry import site_names, translate_file
 
-__all__ = ["main", "to_annotation_json"]
+__all__ = ["NO_URL_NEXT", "main", "to_annotation_json"]
+
+#: ``next_page_url`` of a page whose next control has no URL (the answer keys' null with
+#: ``next_page`` true): the scorer's own marker for it, since it reads "a next page" from a non-empty URL.
+NO_URL_NEXT = "about:next"
 
 
 def to_annotation_json(state: PageState) -> dict[str, Any]:
@@ -38,8 +43,8 @@ def to_annotation_json(state: PageState) -> dict[str, Any]:
         "page_num": state.page_num,
         "results": [{"id": r.id, "title": r.title, "price": price_json(r.price), "sponsored": r.sponsored}
                     for r in state.results],
-        "next_page": bool(state.next_page_url),
-        "next_page_url": state.next_page_url,
+        "next_page": has_next_page(state),
+        "next_page_url": state.next_page_url or (NO_URL_NEXT if has_next_page(state) else None),
         "id": p.id if p else None,
         "title": p.title if p else None,
         "price": price_json(p.price) if p else None,

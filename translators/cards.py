@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import islice
 
 from selectolax.lexbor import LexborNode
 
@@ -25,7 +26,7 @@ __all__ = ["Card", "card_id", "find_cards", "price_nodes", "price_text", "repeat
 
 #: A currency mark: a symbol ('$' covers US$, R$, C$...), 'S/', or an ISO code / abbreviation as a word.
 _MARK = (r"(?:[$€£¥₹₩₺₽₱₫₪฿]|S/|zł|Kč|\b(?:USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|"
-         r"DKK|PLN|TWD|Rs|RM|Rp|kr)\b)")
+         r"DKK|PLN|TWD|Rs|RM|Rp|kr)(?![A-Za-z]))")  # 'Rp179.000': no word boundary before the digits
 _MARK_RE = re.compile(_MARK)
 #: A text that is a price by itself (mark next to a number), or a bare number that may be one.
 _PRICED = re.compile(rf"{_MARK}\.?\s*\d|\d\s*{_MARK}")
@@ -36,7 +37,8 @@ _STRUCK_TAGS = frozenset({"s", "del", "strike"})
 _STRUCK_RE = re.compile(r"previous|strike|crossed|old-?_?price|was-?price|list-?_?price|original|compare|msrp|"
                         r"rrp|line-through")
 _NOT_PRICE_TEXT = re.compile(r"(?i)\b(?:save|savings?|off|cuotas?|installments?|x de|ahorra|economi[sz]e|"
-                             r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b")
+                             r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b"
+                             r"|原價|原价|組合價|组合价|現省|现省|定價|定价|市價|市价|參考價|参考价")  # was / list / save
 MAX_PRICE_NODES = 3_000
 #: Nodes walked in one page-wide scan (real pages: under 50,000 with their text nodes).
 MAX_WALK = 150_000
@@ -168,10 +170,14 @@ class Card:
     sponsored: bool
 
 
-_ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-sku", "data-item-id",
+_ID_ATTRS = ("data-id", "data-product-id", "data-productid", "data-pid", "data-sku", "data-sku-id", "data-item-id",
              "data-itemid", "data-asin", "data-listing-id", "data-tcin", "data-product-sku")
 _TITLE_MARK = re.compile(r"(?i)title|name")
 _NOT_TITLE_MARK = re.compile(r"(?i)brand|seller|shop|store|subtitle")
+#: A price closing a link's label ('ASOS DESIGN midi dress, Price £30.00'): not part of the name.
+_PRICE_TAIL = re.compile(r"(?i)[,;]\s*(?:(?:current|original|sale|our)\s+)?price\b.*$")
+#: A title clamped to a few lines (Carousell's '--max-line: 2'): the name, where image alts run longer.
+_CLAMPED = re.compile(r"(?i)line-clamp|max-line")
 _AD_WORDS = {"sponsored", "ad", "ads", "patrocinado", "promocionado", "anzeige", "gesponsert", "sponsorisé",
              "publicité", "annuncio", "sponsorizzato"}
 _CAROUSEL = re.compile(r"(?i)carousel|slider|swiper|slick|glide|splide|recommend|related|similar|upsell|"
@@ -197,19 +203,32 @@ def _title(node: LexborNode) -> tuple[str, LexborNode | None]:
     """A card's product title and the element showing it: heading, a title/name element, a link's label,
     an image's alt text.
     """
-    heads = [(text_of(h), h) for h in node.css("h1, h2, h3, h4, h5, h6")[:4]]
+    heads = [(text_of(h), h) for h in node.css('h1, h2, h3, h4, h5, h6, [role="heading"], .h2, .h3, .h4')[:4]]
     heads = [(t, h) for t, h in heads if 2 < len(t) <= 400 and not _MARK_RE.search(t)]
     if heads:  # a brand line may sit in a heading of its own above the title
         return max(heads, key=lambda row: len(row[0]))
-    for el in node.css('[class*="itle"], [class*="ame"], [data-test*="itle"], [itemprop="name"]')[:20]:
-        marks = f"{attr(el, 'class')} {attr(el, 'data-test')} {attr(el, 'itemprop')}"
-        if _TITLE_MARK.search(marks) and not _NOT_TITLE_MARK.search(marks):
-            text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
-            if 2 < len(text) <= 400 and not _MARK_RE.search(text):
-                return text, el
-    labelled = [(collapse(attr(a, "title") or attr(a, "aria-label")), a) for a in _links(node)]
+    marked = [el for el in node.css('[class*="itle"], [class*="ame"], [data-test*="itle"], [itemprop="name"], '
+                                    '[style*="line-clamp"], [style*="max-line"], [class*="line-clamp"]')[:20]
+              if _title_marked(el)]
+    for i, el in enumerate(marked):
+        if any(_inside(inner, {el.mem_id}) for inner in marked[i + 1:]):
+            continue  # a title wrapper: its inner title element leaves out the promo line beside it
+        text = collapse(text_of(el) or attr(el, "title") or attr(el, "aria-label"))
+        if 2 < len(text) <= 400 and not _MARK_RE.search(text):
+            return text, el
+    labelled = [(_PRICE_TAIL.sub("", collapse(attr(a, "title") or attr(a, "aria-label"))), a) for a in _links(node)]
     labelled += [(collapse(attr(img, "alt")), img) for img in node.css("img[alt]")[:3]]
     return next(((t, n) for t, n in labelled if len(t) > 2), ("", None))
+
+
+def _title_marked(el: LexborNode) -> bool:
+    """Whether an element is marked as a card's title: a title/name class (not brand, seller...) or a
+    line clamp.
+    """
+    marks = f"{attr(el, 'class')} {attr(el, 'data-test')} {attr(el, 'itemprop')}"
+    if _TITLE_MARK.search(marks) and not _NOT_TITLE_MARK.search(marks):
+        return True
+    return bool(_CLAMPED.search(f"{attr(el, 'style')} {attr(el, 'class')}"))
 
 
 def _main_link(node: LexborNode, shown: LexborNode | None) -> LexborNode | None:
@@ -257,9 +276,8 @@ def _groups(prices: list[LexborNode]) -> list[tuple[LexborNode, list[LexborNode]
     return sorted(ranked, key=lambda row: -len(row[1]))
 
 
-def _card_parent(prices: list[LexborNode]) -> tuple[LexborNode | None, list[LexborNode]]:
+def _card_parent(ranked: list[tuple[LexborNode, list[LexborNode]]]) -> tuple[LexborNode | None, list[LexborNode]]:
     """The element whose children most often hold a price (the card list), recommendation strips last."""
-    ranked = _groups(prices)
     for parent, children in ranked:
         if not _carousel(parent, children[0]):
             return parent, children
@@ -288,13 +306,15 @@ def _carousel(parent: LexborNode, child: LexborNode) -> bool:
 
 def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
     """Product cards in page order: children of the card list that hold a product link and a title."""
-    parent, priced = _card_parent(prices)
+    ranked = _groups(prices)
+    parent, priced = _card_parent(ranked)
     if parent is None:
         return []
+    lists = _sibling_lists(parent, {p.mem_id for p, _ in ranked})
     owned: dict[int, list[LexborNode]] = {}
     for node in prices:  # each price to the child of the card list that holds it
         for anc in _up(node, 30):
-            if anc.parent is not None and anc.parent.mem_id == parent.mem_id:
+            if anc.parent is not None and anc.parent.mem_id in lists:
                 owned.setdefault(anc.mem_id, []).append(node)
                 break
     shapes = Counter(_shape(c) for c in priced)
@@ -302,7 +322,8 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
     strict = count * 2 >= len(priced)  # cards share a shape; a banner or module among them does not
     tags = {c.tag for c in priced}
     cards: list[Card] = []
-    for looked, child in enumerate(parent.iter()):
+    children = (child for node in lists.values() for child in node.iter())
+    for looked, child in enumerate(children):
         if looked > 20 * MAX_CARDS:
             break
         if (strict and _shape(child) != shape) or child.tag not in tags:
@@ -324,6 +345,18 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
         if len(cards) >= MAX_CARDS:
             break
     return cards if len(cards) >= 2 else []
+
+
+def _sibling_lists(parent: LexborNode, priced_lists: set[int]) -> dict[int, LexborNode]:
+    """The card list and its siblings of the same shape that hold priced cards too, in page order: one
+    grid split into sections (ASOS renders its tiles in several ``<section>`` s under one product list).
+    """
+    up = parent.parent
+    if up is None or not _shape(parent)[1]:
+        return {parent.mem_id: parent}
+    same = [n for n in islice(up.iter(), 50) if n.mem_id == parent.mem_id or (
+        n.mem_id in priced_lists and _shape(n) == _shape(parent))]
+    return {n.mem_id: n for n in same}
 
 
 def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:

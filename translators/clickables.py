@@ -15,17 +15,22 @@ from shopsim.page import (
     SubPage,
 )
 
-__all__ = ["item_clickables", "refuse", "results_clickables", "sub_page_view", "sub_pages"]
+__all__ = ["has_next_page", "item_clickables", "refuse", "results_clickables", "sub_page_view", "sub_pages"]
 
 
 def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str | None,
-                       prev_url: str | None, product_url: Callable[[str], str]) -> list[Clickable]:
-    """WebShop's results-page actions: back, paging, then one ``click[<id>]`` per distinct card."""
+                       prev_url: str | None, product_url: Callable[[str], str], *, next_control: bool = False,
+                       next_selector: str | None = None) -> list[Clickable]:
+    """WebShop's results-page actions: back, paging, then one ``click[<id>]`` per distinct card.
+
+    ``next_control``: the page has a next control without a URL (a script button); ``next >`` is
+    offered all the same, with no URL (taking it is refused as not recorded: nothing is guessed).
+    """
     out = [Clickable(arg="back to search", text="Back to Search", kind="back_to_search")]
     if prev_url:
         out.append(Clickable(arg="< prev", text="< Prev", kind="prev", url=prev_url))
-    if next_url:
-        out.append(Clickable(arg="next >", text="Next >", kind="next", url=next_url))
+    if next_url or next_control:
+        out.append(Clickable(arg="next >", text="Next >", kind="next", url=next_url or None, selector=next_selector))
     seen = {c.arg for c in out}
     for card, selector in cards:
         arg = card.id.lower()
@@ -35,6 +40,11 @@ def results_clickables(cards: list[tuple[ResultCard, str | None]], next_url: str
         out.append(Clickable(arg=arg, text=card.id, kind="product", url=product_url(card.id),
                              selector=selector))
     return out
+
+
+def has_next_page(state: PageState) -> bool:
+    """Whether a results page offers a next page: a next URL, or a ``next >`` control without one."""
+    return bool(state.next_page_url) or any(c.kind == "next" for c in state.clickables)
 
 
 def sub_pages(product: ProductView) -> list[SubPage]:

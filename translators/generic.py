@@ -17,6 +17,7 @@ from urllib.parse import quote
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Clickable, Navigation, PageState, ProductView, ResultCard
+from shopsim.translators.buy_box import displayed_price
 from shopsim.translators.cards import (
     MAX_WALK,
     Card,
@@ -29,6 +30,9 @@ from shopsim.translators.cards import (
 from shopsim.translators.clickables import item_clickables, refuse, results_clickables
 from shopsim.translators.detect import blocked_reason, wall_reason
 from shopsim.translators.dom import attr, collapse
+from shopsim.translators.option_groups import radio_groups
+from shopsim.translators.page_kind import before, buy_control, is_grid, names_page, similar
+from shopsim.translators.pager import pagination
 from shopsim.translators.prices import PriceInfo
 from shopsim.translators.realsite import MAX_QUERY_CHARS, RealSiteTranslator
 from shopsim.translators.schema_org import ProductRecord, Structured, own_url, read_structured
@@ -37,8 +41,8 @@ from shopsim.translators.shops import (
     ID_VALUE,
     SearchForm,
     currency_for,
+    heading_query,
     page_url,
-    pagination,
     search_form,
     searchy,
     shop_name,
@@ -52,10 +56,6 @@ from shopsim.translators.widgets import breadcrumb_trail, buybox_price, option_w
 __all__ = ["GenericTranslator"]
 
 _LIST_TYPES = {"searchresultspage", "itemlist", "offercatalog", "collectionpage"}
-_BUY_WORDS = re.compile(r"(?i)add[\s_-]?to[\s_-]?(?:cart|bag|basket|trolley)|addtocart|buy[\s_-]?now|"
-                        r"agregar al carrito|comprar ahora|adicionar ao carrinho|in den warenkorb|"
-                        r"ajouter au panier|aggiungi al carrello|カートに入れる")
-_CART_ACTION = re.compile(r"(?i)cart|basket|/bag\b|add_multiple_products|checkout")
 _FEATURE_HEADING = re.compile(
     r"(?i)^(?:product |key |main |top )?(?:highlights?|features?|about this (?:item|product)|product overview|"
     r"overview|lo que tienes que saber.{0,40}|caracter[ií]sticas(?: principales| destacadas)?|destaques|"
@@ -115,22 +115,45 @@ class GenericTranslator(RealSiteTranslator):
         page.cards = find_cards(page.prices, page.base)
         page.query = page.query or url_query(url, page.form)
         page.h1 = _main_heading(tree, page.body)
+        if page.query is None and page.h1 is not None:  # 'Showing results for "women blue"'
+            page.query = heading_query(text_of(page.h1))
+        return self._page_kind(page, html)
+
+    def _page_kind(self, page: _Page, html: str) -> PageState | None:
+        """An item page needs one product; a grid of many priced cards is a results page whatever else
+        the page holds (a stray buy control, a listing-level structured Product): see ``page_kind``.
+        """
+        data, main = page.data, page.data.main_product
         listy = bool(data.types & _LIST_TYPES)
-        if data.main_product is not None and not (listy and page.cards):
-            return self._product_state(page, data.main_product)
-        if page.cards and listy:
+        grid = is_grid(page.cards)
+        if main is not None and not (listy and page.cards) and not (
+                grid and not names_page(main.name, main.ids, page.h1, url_id(page.url, params=False))):
+            return self._product_state(page, main)
+        if page.cards and (listy or grid) and not self._buy_box_first(page):
             return self._results_state(page)
-        if (_buy_control(page.body, repeated_blocks(page.prices)) or data.og.get("og:type", "").startswith(
-                "product")) and (page.h1 is not None or data.og.get("og:title") or tree.css_first("title")):
+        buy = buy_control(page.body, repeated_blocks(page.prices))
+        if (buy is not None or data.og.get("og:type", "").startswith("product")) and (
+                page.h1 is not None or data.og.get("og:title") or page.tree.css_first("title")):
             return self._product_state(page, None)
-        if len(page.cards) >= 3 or (page.cards and (page.query or searchy(url))):
+        if len(page.cards) >= 3 or (page.cards and (page.query or searchy(page.url))):
             return self._results_state(page)
         if page.h1 is not None and buybox_price(page.body, page.prices, page.h1, set()) is not None:
             return self._product_state(page, None)
-        reason = blocked_reason(tree, html)
+        reason = blocked_reason(page.tree, html)
         if reason:
-            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=reason)
-        return script_results(tree, url, shop, page.query)  # products only in inline scripts
+            return PageState(page_type="blocked", site="other", shop=page.shop, url=page.url, reason=reason)
+        return script_results(page.tree, page.url, page.shop, page.query)  # products only in inline scripts
+
+    @staticmethod
+    def _buy_box_first(page: _Page) -> bool:
+        """An item page without structured data whose grid is a recommendation strip: its heading and
+        buy control come before the grid (a results page's heading does, its buy controls do not).
+        """
+        if not is_grid(page.cards) or page.h1 is None or bool(page.data.types & _LIST_TYPES):
+            return False
+        buy = buy_control(page.body, repeated_blocks(page.prices))
+        first = page.cards[0].node
+        return buy is not None and before(page.body, page.h1, first) and before(page.body, buy, first)
 
     def _remember(self, shop: str | None, form: SearchForm | str | None, url: str | None) -> None:
         origin = site_origin(url)
@@ -142,10 +165,15 @@ class GenericTranslator(RealSiteTranslator):
 
     def _product_state(self, page: _Page, main: ProductRecord | None) -> PageState:
         records = [p for p in page.data.products if p.source != "og"] or page.data.products
-        shown = buybox_price(page.body, page.prices, page.h1, {c.node.mem_id for c in page.cards})
+        carded = {c.node.mem_id for c in page.cards}
+        shown = buybox_price(page.body, page.prices, page.h1, carded)
         record = main if main is not None and main.price is not None else \
             next((r for r in records if r.price is not None), None)
         price = PriceInfo(None, None, "")
+        displayed = displayed_price(page.body, page.prices, page.h1, carded, record.price) if (
+            record is not None and record.price is not None) else None
+        if displayed is not None and record is not None and displayed.value != record.price:
+            shown, record = displayed, None  # the buy box shows another price (a set's): as displayed
         if record is not None:  # the structured number, with the text the page shows for it
             text = shown.text if shown is not None else ""
             price = PriceInfo(record.price, record.currency or currency_for(text, page.url), text)
@@ -153,6 +181,10 @@ class GenericTranslator(RealSiteTranslator):
             price = PriceInfo(shown.value, currency_for(shown.text, page.url, shown.currency), shown.text)
         rating = next((r.rating for r in records if r.rating is not None), None)
         options, selected, option_urls = option_widgets(page.body, page.base)
+        radios, picked = radio_groups(page.body)
+        for axis, values in radios.items():  # axes drawn as radio groups, where selects and swatches miss them
+            if axis not in options and not any(set(values) <= set(v) for v in options.values()):
+                options[axis], selected[axis] = values, picked[axis]
         trails = [t for t in page.data.breadcrumbs if len(t) >= 2]
         title = _title(page, records)
         product = ProductView(
@@ -172,16 +204,20 @@ class GenericTranslator(RealSiteTranslator):
         for card in page.cards:
             cid = card_id(card) or f"r{len(cards) + 1}"
             currency = currency or currency_for(card.price.text, page.url, card.price.currency)
-            cards.append((ResultCard(id=cid, title=names.get(_path_key(card.url)) or card.title,
+            listed = names.get(_path_key(card.url), "")  # a list's name, unless the card shows more of it
+            title = card.title if not listed or listed.casefold() in card.title.casefold() else listed
+            cards.append((ResultCard(id=cid, title=title,
                                      price=card.price.value, price_text=card.price.text, sponsored=card.sponsored,
                                      url=card.url), None))
-        next_url, prev_url, page_num = pagination(page.body, page.base, page.url, page.form, page.query)
+        pager = pagination(page.body, page.base, page.url)
         urls = {c.id: c.url or "" for c, _ in cards}
         return PageState(
             page_type="results", site="other", shop=page.shop, currency=currency, url=page.url, query=page.query,
-            keywords=page.query.split() if page.query else None, page_num=page_num,
-            results=[card for card, _ in cards], next_page_url=next_url, prev_page_url=prev_url, has_search_bar=True,
-            clickables=results_clickables(cards, next_url, prev_url, lambda i: urls.get(i, "")))
+            keywords=page.query.split() if page.query else None, page_num=pager.page_num,
+            results=[card for card, _ in cards], next_page_url=pager.next_url, prev_page_url=pager.prev_url,
+            has_search_bar=True, clickables=results_clickables(
+                cards, pager.next_url, pager.prev_url, lambda i: urls.get(i, ""),
+                next_control=pager.has_next, next_selector=pager.next_selector))
 
     # -- actions ------------------------------------------------------------------------
     def _product(self, state: PageState, target: Clickable) -> Navigation:
@@ -221,21 +257,6 @@ class GenericTranslator(RealSiteTranslator):
 
 
 # ----------------------------------------------------------------------------- page parts --
-def _buy_control(body: LexborNode, inside: set[int]) -> bool:
-    """Whether the page offers to buy one product: an add-to-cart form or button outside repeated cards."""
-    for node in body.css("form[action], button, input[type=submit], input[type=image], input[type=button], "
-                         "a[href], img[alt]")[:4000]:
-        if node.tag == "form":
-            hit = bool(_CART_ACTION.search(attr(node, "action")))
-        else:
-            marks = " ".join(attr(node, k) for k in ("id", "class", "name", "value", "title", "aria-label", "alt"))
-            label = node.text() or "" if node.tag in ("button", "a") else ""
-            hit = bool(_BUY_WORDS.search(marks) or (len(label) <= 80 and _BUY_WORDS.search(collapse(label))))
-        if hit and not (inside and any(n.mem_id in inside for n in _up(node, 40))):
-            return True
-    return False
-
-
 def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:
     out: list[LexborNode] = []
     while node is not None and len(out) < levels:
@@ -254,29 +275,40 @@ def _main_heading(tree: LexborHTMLParser, body: LexborNode) -> LexborNode | None
     return max(heads, key=lambda h: len(words & set(re.findall(r"\w+", text_of(h).casefold()))))
 
 
-def _similar(a: str, b: str) -> bool:
-    x, y = a.casefold(), b.casefold()
-    wa, wb = set(re.findall(r"\w+", x)), set(re.findall(r"\w+", y))
-    return x in y or y in x or (bool(wa and wb) and len(wa & wb) / len(wa | wb) >= 0.6)
-
-
 def _title(page: _Page, records: list[ProductRecord]) -> str:
     """The title as shown: the h1 when it names the structured product, else the structured name,
     else og:title or <title> with the shop's name taken off.
     """
     shown = text_of(page.h1) if page.h1 is not None else ""
     name = next((r.name for r in records if r.name and r.source != "og"), "")
-    if shown and len(shown) <= 500 and (not name or _similar(shown, name)):
+    if shown and len(shown) <= 500 and (not name or similar(shown, name)):
         return shown
-    if name:
-        return name
     node = page.tree.css_first("title")
+    if name:
+        return _drop_shop_tail(name, [page.data.og.get("og:title", ""), text_of(node) if node is not None else ""])
+
     sites = [page.data.og.get("og:site_name", ""), (page.shop or "").split(":")[-1]]
     for raw in (page.data.og.get("og:title", ""), text_of(node) if node is not None else ""):
         cleaned = _strip_site(raw, sites)
         if cleaned:
             return cleaned
     return shown
+
+
+_TAIL_SEPARATOR = re.compile(r"\s*[｜|:：]\s*([^｜|:：]{2,60})$")
+
+
+def _drop_shop_tail(name: str, titles: list[str]) -> str:
+    """A structured name without the shop's name closing it ('...700ml 【ウイスキー】｜リカーズ スリーライン'):
+    a tail after a bar or colon that also closes the page's title is the shop's, not the product's.
+    """
+    m = _TAIL_SEPARATOR.search(collapse(name))
+    if m is None or m.start() < 3:
+        return name
+    tail = m.group(1).strip()
+    if any(collapse(t).endswith(tail) and collapse(t) != collapse(name) for t in titles if t):
+        return collapse(name)[:m.start()]
+    return name
 
 
 def _strip_site(title: str, sites: list[str]) -> str:

@@ -89,7 +89,10 @@ def markup_refusal(html: str) -> str | None:
     with _verdicts_lock:
         if key in _verdicts:
             return _verdicts[key]
-    verdict = scan_markup(html)
+    try:
+        verdict = scan_markup(html)
+    except Exception as exc:  # a gap in the model must never become a traceback: refuse, with why
+        verdict = f"markup the parser model cannot follow ({type(exc).__name__}: {str(exc)[:80]})"
     with _verdicts_lock:
         if len(_verdicts) >= 8:
             del _verdicts[next(iter(_verdicts))]
@@ -99,8 +102,12 @@ def markup_refusal(html: str) -> str | None:
 
 _verdicts: dict[tuple[int, int], str | None] = {}
 _verdicts_lock = threading.Lock()
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
+def _ascii_lower(name: str) -> str:
+    """A tag name as the tokenizer folds it: ASCII letters only ('Ä' stays, where str.lower would fold it)."""
+    return name.translate(_ASCII_LOWER)
 
 
 def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
@@ -122,7 +129,7 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                     if text and afe and not afe[-1].open:
                         model.reconstruct()
                     continue
-                name = name.lower()
+                name = name.lower() if name.isascii() else _ascii_lower(name)
                 if model.col_templates and len(stack) - 1 in model.col_templates:
                     if closing and name == "template":
                         model.pop_to(len(stack) - 1)
@@ -169,7 +176,7 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                             if where.get("p"):
                                 model.close_if_in("p", B_BUTTON)
                                 index = len(stack)
-                            bits = BITS[name]
+                            bits = BITS.get(name, ())  # dialog, search...: close a <p>, not special
                         else:
                             bits = ()
                         if index >= MAX_DEPTH:

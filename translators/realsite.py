@@ -224,6 +224,9 @@ class RealSiteTranslator:
     def _page_step(self, state: PageState, target: Clickable | None, step: int) -> Navigation:
         if target is not None and target.url:
             return Navigation(kind="goto", url=target.url, selector=target.selector)
+        if target is not None and target.kind == "next":  # a next control without a link: no URL is made up
+            return refuse("not_recorded", "the next page has no URL on this page (its next control is a script "
+                          "button or a link without an address), so it was not recorded; no URL is guessed")
         if state.page_type != "results":
             return refuse("not_available", "the previous page is not known here (use the browser history)")
         page = (state.page_num or 1) + step

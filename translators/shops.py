@@ -7,8 +7,8 @@ their country domain (``mercadolibre.com.co``), so does a site under a country d
 Without a URL the page's own signals name it (og:site_name, the host it links to most).
 
 URLs: the search box (form action + input name) and the query it shows, the product id a URL
-carries, results-page URLs (the page parameter set, or built from the search form when the
-pagination control has no link) and the next/previous controls themselves.
+carries, and results-page URLs (the page parameter set, or built from the search form) for a
+``next >`` asked of a page that offers none; the pager itself is read in ``pager``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse, text_of
+from shopsim.translators.dom import attr, collapse
 
-__all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "host_of", "page_url", "pagination",
+__all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "heading_query", "host_of", "page_url",
            "registrable", "search_form", "searchy", "shop_name", "site_origin", "url_id", "url_query", "with_params"]
 
 #: Shops with one site per country: the country domain is part of the name.
@@ -31,6 +31,8 @@ MULTI_COUNTRY = frozenset({
     "amazon", "ebay", "mercadolibre", "mercadolivre", "aliexpress", "rakuten", "olx", "jumia", "lazada", "shopee",
     "falabella", "carrefour", "decathlon", "ikea", "zalando", "cdiscount", "otto", "allegro", "bol", "fnac",
     "mediamarkt", "linio", "dafiti", "noon", "tokopedia", "coupang"})
+#: Portals whose shops are separate services on their own host (Yahoo! Shopping, Auctions, Flea Market).
+_PORTALS = frozenset({"yahoo"})
 _GENERIC_TLDS = frozenset({"com", "net", "org", "shop", "store", "co", "io", "biz", "info", "us"})
 _SECOND_LEVEL = frozenset({"com", "co", "net", "org", "gov", "gob", "edu", "ac", "or", "ne", "go", "ltd", "plc"})
 #: Hosts that serve many sites (CDNs, analytics, bot walls): never a shop's own host.
@@ -61,11 +63,16 @@ def registrable(host: str) -> str:
     return ".".join(labels[-2:])
 
 
-def _name(domain: str, html: str) -> str:
+def _name(domain: str, html: str, host: str = "") -> str:
+    """The shop's name from its registrable ``domain``; a Shopify store is named by its own ``host``
+    ('shopify:www.nobodyschild.com', 'shopify:ostrichpillow.com'), as its storefront shows it.
+    """
     labels = domain.split(".")
     head = html[:400_000]
     if "cdn.shopify.com" in head or "Shopify.shop" in head or ".myshopify.com" in head:
-        return f"shopify:{domain}"
+        return f"shopify:{host or domain}"
+    if labels[0] in _PORTALS and host:  # a portal's shops are its services: tw.buy.yahoo.com, auctions.yahoo.co.jp
+        return host.removeprefix("www.")
     label, suffix = labels[0], ".".join(labels[1:])
     if len(labels) < 2 or label in MULTI_COUNTRY or len(label) < 4 or suffix not in _GENERIC_TLDS:
         return domain
@@ -91,7 +98,7 @@ def shop_name(url: str | None, tree: LexborHTMLParser | None, html: str) -> str 
         host = site if re.fullmatch(r"(?:www\.)?[a-z0-9\-]+(?:\.[a-z]{2,6}){1,2}", site) else _linked_host(tree)
     if not host or host.replace(".", "").isdigit():
         return None
-    return _name(registrable(host), html)
+    return _name(registrable(host), html, host)
 
 
 def site_origin(url: str | None) -> str | None:
@@ -110,8 +117,8 @@ _DOLLAR_TLD = {"co": "COP", "mx": "MXN", "ar": "ARS", "cl": "CLP", "uy": "UYU", 
 _KRONA_TLD = {"se": "SEK", "no": "NOK", "dk": "DKK", "is": "ISK"}
 _MARKS = [("S/", "PEN"), ("R$", "BRL"), ("₹", "INR"), ("€", "EUR"), ("£", "GBP"), ("₩", "KRW"), ("₺", "TRY"),
           ("₽", "RUB"), ("₱", "PHP"), ("₫", "VND"), ("₪", "ILS"), ("฿", "THB"), ("zł", "PLN"), ("Kč", "CZK"),
-          ("¥", "JPY"), ("円", "JPY")]
-_CODE = re.compile(r"\b(USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|TWD|CNY|KRW)\b")
+          ("¥", "JPY"), ("円", "JPY"), ("Rp", "IDR"), ("RM", "MYR")]
+_CODE = re.compile(r"\b(USD|EUR|GBP|INR|BRL|COP|PEN|MXN|ARS|CLP|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|TWD|CNY|KRW|IDR|MYR|SGD|HKD)\b")
 
 
 def currency_for(price_text: str, url: str | None, parsed: str | None = None) -> str | None:
@@ -123,22 +130,30 @@ def currency_for(price_text: str, url: str | None, parsed: str | None = None) ->
     mark = next((iso for m, iso in _MARKS if m in text), None)
     if mark:
         return mark
-    tld = host_of(url).rsplit(".", 1)[-1]
+    host = host_of(url)
+    tld, first = host.rsplit(".", 1)[-1], host.split(".", 1)[0]  # a country site: 'shop.tw' or 'tw.buy.yahoo.com'
     if "$" in text:
-        return _DOLLAR_TLD.get(tld, "USD")
+        return _DOLLAR_TLD.get(tld) or _DOLLAR_TLD.get(first, "USD")
     if re.search(r"\bkr\b", text):
-        return _KRONA_TLD.get(tld, "SEK")
+        return _KRONA_TLD.get(tld) or _KRONA_TLD.get(first, "SEK")
     return parsed
 
 
 # ------------------------------------------------------------------------------ product ids --
 _ID_PARAMS = {"pid", "productid", "product_id", "itemid", "item_id", "sku", "skuid", "listing_id", "prodid",
-              "products_id", "tcin", "asin", "id"}
+              "products_id", "tcin", "asin", "id",
+              # goods / offer numbers of Asian and European shops (Yahoo Taiwan gdid and actid, momo i_code)
+              "gdid", "actid", "goodsid", "goods_id", "goodsno", "goodscode", "i_code", "itemno", "item_no",
+              "productno", "prdno", "offerid", "offer_id"}
 ID_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{2,39}$")
 _PREFIXED_ID = re.compile(r"^[A-Za-z]{1,2}[-_]([A-Za-z0-9]*\d[A-Za-z0-9]*)$")  # 'A-94651514', 'p_333ORAK'
 _PLAIN_ID = re.compile(r"^(?=(?:[A-Za-z]*\d){3})[A-Za-z0-9]{4,40}$")  # '252423036', 'MCO42090990'
-_SLUG_TAIL_ID = re.compile(r"-(\d{4,})$")  # '3506b001-p-271456'
-_EXT = re.compile(r"\.(?:html?|aspx?|php|jsp|cfm)$", re.IGNORECASE)
+_SLUG_TAIL_ID = re.compile(r"-(\d{4,}|[A-Za-z]\d{6,})$")  # '3506b001-p-271456', Wayfair's '...-w004938717'
+#: An article number closing a slug: nine then three letters and digits, each part with a digit
+#: (Zalando: '...-skinny-fit-indigo-di121n08p-k12.html' -> 'DI121N08P-K12').
+_ARTICLE_TAIL = re.compile(r"-((?=[a-z]*\d)[a-z0-9]{9}-(?=[a-z]*\d)[a-z0-9]{3})$", re.IGNORECASE)
+#: A page extension ('.html', '.aspx', Very's '.prd', Best Buy's '.p'): letters only, up to five.
+_EXT = re.compile(r"\.[A-Za-z]{1,5}$")
 
 
 def url_id(url: str | None, params: bool = True) -> str:
@@ -155,6 +170,10 @@ def url_id(url: str | None, params: bool = True) -> str:
         m = _PREFIXED_ID.match(seg)
         if m or _PLAIN_ID.match(seg):
             return m.group(1) if m else seg
+    for seg in reversed(segments):
+        m = _ARTICLE_TAIL.search(seg)
+        if m:
+            return m.group(1).upper()
     return next((m.group(1) for m in map(_SLUG_TAIL_ID.search, reversed(segments)) if m), "")
 
 
@@ -177,12 +196,12 @@ def search_form(body: LexborNode, base: str, max_query: int) -> tuple[SearchForm
         marks = " ".join(attr(box, k) for k in ("name", "id", "class", "placeholder", "aria-label", "role", "title"))
         form = next((n for n in _ancestors(box, 30) if n.tag == "form"), None)
         action = attr(form, "action")
-        if not name or not (name.casefold() in QUERY_NAMES or _SEARCHY.search(marks) or _SEARCHY.search(action)):
-            continue
+        if not (name.casefold() in QUERY_NAMES or _SEARCHY.search(marks) or _SEARCHY.search(action)):
+            continue  # a search box with no name (a script sends it) still shows the query
         value = collapse(attr(box, "value"))
         query = query or (value if value and len(value) <= max_query else None)
         target = absolute(action, base) if action else None
-        if found is None and target:
+        if found is None and target and name:
             method = "POST" if attr(form, "method").upper() == "POST" else "GET"
             found = SearchForm(action=target.split("#", 1)[0], name=name, method=method)
         if found is not None and query:
@@ -210,6 +229,20 @@ def url_query(url: str | None, form: SearchForm | None = None) -> str | None:
     """The search query a URL carries (a known query parameter, or the search form's own name)."""
     names = QUERY_NAMES | ({form.name.casefold()} if form is not None else set())
     return next((collapse(v) for k, v in _params(url) if k.casefold() in names and collapse(v)), None)
+
+
+#: A results heading's query in quotes: 'Showing results for "women blue"', '223 search results for
+#: 'Airpods max apple'', '全部分類 中搜尋 “iphone”', 'Suchergebnisse für „jeans“'.
+_HEADING_QUERY = re.compile(
+    r"""(?i)(?:result|search|ergebnis|résultat|resultado|risultat|resultaten|搜尋|搜索|検索|결과)[^"“”'‘’„«»]{0,40}"""
+    r"""(?:"([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’|„([^“”]{1,200})[“”]|«\s*([^»]{1,200}?)\s*»"""
+    r"""|'(.{1,200}?)'(?=\s*(?:$|[.,:;!?)(|-])))""")  # paired quotes; 'men's shoes' ends at its last quote
+
+
+def heading_query(heading: str) -> str | None:
+    """The query a results heading quotes, or None (a heading without quotes names no query)."""
+    m = _HEADING_QUERY.search(heading[:400])
+    return collapse(next(g for g in m.groups() if g is not None)) if m else None
 
 
 def searchy(url: str | None) -> bool:
@@ -242,54 +275,3 @@ def page_url(url: str | None, page: int, form: SearchForm | None, query: str | N
         return with_params(url, {"page": str(page)}) if url else None
     except ValueError:
         return None
-
-
-# ----------------------------------------------------------------------------- pagination --
-_NEXT_WORDS = {"next", "next page", "siguiente", "próxima", "proxima", "suivant", "suivante", "weiter", "nächste",
-               "nächste seite", "avanti", "successivo", "volgende", "次へ", "›", "»", ">", "→", "seguinte",
-               "página siguiente"}
-_NEXT_MARK = re.compile(r"(?:^|[\s_-])next(?:$|[\s_-])")
-_PAGE_OF = re.compile(r"(?i)\bpage\s+(\d{1,4})\s+(?:of|de|von|sur)\s+(\d{1,5})\b")
-_PAGER = ('[class*="paginat"], [class*="Paginat"], [class*="pager"], [aria-label*="aginat"], '
-          '[aria-label*="aginación"], [data-test*="paginat"], [data-testid*="paginat"]')
-
-
-def pagination(body: LexborNode, base: str, url: str | None, form: SearchForm | None,
-               query: str | None) -> tuple[str | None, str | None, int | None]:
-    """(next URL, previous URL, current page) from ``rel`` links or the pagination control.
-
-    A next control without a link (a script button, an empty href) still means there is a next
-    page: its URL is built from the current URL or the search form.
-    """
-    page_num = next((int(v) for k, v in _params(url) if k.casefold() in PAGE_NAMES and v.isdigit()), None)
-    root = body.parent or body
-    next_url = absolute(attr(root.css_first('a[rel~="next"], link[rel="next"]'), "href"), base)
-    prev_url = absolute(attr(root.css_first('a[rel~="prev"], link[rel="prev"]'), "href"), base)
-    has_next = next_url is not None
-    seen: set[int] = set()
-    for box in body.css(_PAGER)[:40]:
-        if any(n.mem_id in seen for n in _ancestors(box, 12)):
-            continue  # the parts of a pager seen already
-        seen.add(box.mem_id)
-        m = _PAGE_OF.search(text_of(box, sep=" "))
-        if m:
-            page_num = page_num or int(m.group(1))
-            has_next = has_next or int(m.group(1)) < int(m.group(2))
-        current = box.css_first('[aria-current="page"], [aria-current="true"], [class*="current"], '
-                                '[class*="active"], [class*="selected"]')
-        if current is not None and text_of(current).isdigit():
-            page_num = page_num or int(text_of(current))
-        for ctl in box.css("a, button, li")[:200]:
-            label = collapse(text_of(ctl) or attr(ctl, "aria-label") or attr(ctl, "title")).casefold()
-            marks = f"{attr(ctl, 'class')} {attr(ctl, 'rel')} {attr(ctl, 'data-test')}".casefold()
-            if label in _NEXT_WORDS or label.startswith("next ") or _NEXT_MARK.search(marks):
-                if not ("disabled" in ctl.attributes or attr(ctl, "aria-disabled") == "true" or "disabled" in marks):
-                    has_next = True
-                    link = ctl if ctl.tag == "a" else ctl.css_first("a[href]")
-                    next_url = next_url or absolute(attr(link, "href"), base)
-                break
-        if has_next:
-            break
-    if has_next and next_url is None:
-        next_url = page_url(url, (page_num or 1) + 1, form, query)
-    return next_url, prev_url, page_num or (1 if has_next else None)
