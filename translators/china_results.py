@@ -169,15 +169,14 @@ _NEXT_TEXT = re.compile(r"^(?:下一页|下一頁|下页|next(?: page)?)\s*[>›
 _NEXT_ARROW = re.compile(r"^[›>»→]$")
 _NEXT_CLASSES = frozenset({"next", "pn-next", "fp-next", "pagination-next", "next-page", "page-next", "btn-next",
                            "fui-next", "ui-page-next", "next-next", "comet-pagination-next"})
-_PAGE_ARG = re.compile(r"page\w*\(\s*(\d+)")
 
 
 def _in_pager(node: LexborNode) -> bool:
     return any("pag" in attr(a, "class").lower() for a in ancestors(node, 4))
 
 
-def next_control(body: LexborNode, base: str) -> tuple[bool, str | None, int | None]:
-    """(has next, its link when it has a usable one, the page number its script call names).
+def next_control(body: LexborNode, base: str) -> tuple[bool, str | None]:
+    """(has next, its link when it has a usable one: a script button has none, and none is made up).
 
     The control is '下一页' / 'next' or a next class; a bare arrow counts only inside a pager (result
     cards have arrows of their own, for their picture strips).
@@ -189,9 +188,8 @@ def next_control(body: LexborNode, base: str) -> tuple[bool, str | None, int | N
                 or (_NEXT_ARROW.match(label) and _in_pager(node))):
             continue
         if "disabled" in cls or "disabled" in node.attributes or attr(node, "aria-disabled") == "true":
-            return False, None, None
+            return False, None
         href = attr(node, "href")
         link = absolute(href, base) if href and not href.startswith(("javascript", "#")) else None
-        m = _PAGE_ARG.search(attr(node, "onclick"))
-        return True, link, int(m.group(1)) if m else None
-    return False, None, None
+        return True, link
+    return False, None

@@ -19,7 +19,7 @@ from shopsim.page import Navigation, PageState, ProductView, ResultCard
 from shopsim.translators.china_ids import family_of, item_id, saved_from, shop_label
 from shopsim.translators.china_items import ITEM_TITLES, read_china_item
 from shopsim.translators.china_results import ChinaCard, china_cards, next_control
-from shopsim.translators.clickables import item_clickables, results_clickables
+from shopsim.translators.clickables import has_next_page, item_clickables, results_clickables
 from shopsim.translators.detect import china_wall
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.generic import GenericTranslator
@@ -27,7 +27,7 @@ from shopsim.translators.prices import PriceInfo, currency_of, parse_price
 from shopsim.translators.realsite import MAX_QUERY_CHARS
 from shopsim.translators.schema_org import own_url
 from shopsim.translators.script_data import PageScripts, script_listing
-from shopsim.translators.shops import page_url, search_form, with_params
+from shopsim.translators.shops import search_form
 
 __all__ = ["ChinaShopTranslator"]
 
@@ -53,8 +53,6 @@ _SEARCH_URLS = {
 _SITE_TITLE = re.compile(r"^(?:|淘宝网?|天猫|tmall\.com天猫|京东|京东\(JD\.COM\).*|JD\.COM.*|阿里巴巴|1688|AliExpress|"
                          r"淘宝网 - 淘！我喜欢)$", re.IGNORECASE)
 _WHOLESALE_PATH = re.compile(r"/wholesale-([^/]{1,200}?)\.html$")
-_PAGE_PARAM = {"1688": "beginPage"}
-_PAGE_KEYS = ("page", "beginpage", "pageno", "pagenum", "pg")
 _QUERY_PARAMS = ("keyword", "keywords", "q", "searchtext", "p", "key", "wd", "query", "k")
 
 
@@ -93,7 +91,7 @@ class ChinaShopTranslator(GenericTranslator):
     def _search(self, state: PageState, query: str) -> Navigation:
         """The shop's own search address (JD's and Taobao's search boxes submit by script, not a form)."""
         family = next((f for f in _SEARCH_URLS if state.shop and shop_label(f, state.url) == state.shop), None)
-        link = _page_link(None, 1, family, query) if family else None
+        link = _page_link(1, family, query) if family else None
         return Navigation(kind="goto", url=link) if link else super()._search(state, query)
 
     def _item(self, tree: LexborHTMLParser, body: LexborNode, family: str, shop: str, url: str | None,
@@ -124,12 +122,8 @@ class ChinaShopTranslator(GenericTranslator):
         form, shown = search_form(body, base, MAX_QUERY_CHARS)
         self._remember(shop, form, url)
         query = _query(tree, body, url) or shown
-        has_next, link, page_arg = next_control(body, base)
+        has_next, next_url = next_control(body, base)  # a script button: offered, with no URL made up
         page_num = _page_num(body, url)
-        next_url = link
-        if has_next and next_url is None:
-            page = page_arg or (page_num or 1) + 1
-            next_url = _page_link(url, page, family, query) or page_url(url, page, form, query)
         currency = next((c.price.currency for c in cards if c.price.value is not None and c.price.currency), hint)
         results: list[tuple[ResultCard, str | None]] = [
             (ResultCard(id=c.id, title=c.title, price=c.price.value, price_text=c.price.text, sponsored=c.sponsored,
@@ -137,9 +131,9 @@ class ChinaShopTranslator(GenericTranslator):
         urls = {c.id: c.url or "" for c in cards}
         return PageState(
             page_type="results", site="other", shop=shop, currency=currency, url=url, query=query,
-            keywords=query.split() if query else None, page_num=page_num or (1 if next_url else None),
+            keywords=query.split() if query else None, page_num=page_num or (1 if has_next else None),
             results=[r for r, _ in results], next_page_url=next_url, has_search_bar=True,
-            clickables=results_clickables(results, next_url, None, lambda i: urls.get(i, "")))
+            clickables=results_clickables(results, next_url, None, lambda i: urls.get(i, ""), next_control=has_next))
 
 
 def _info(text: str, hint: str | None) -> PriceInfo:
@@ -215,16 +209,10 @@ def _page_num(body: LexborNode, url: str | None) -> int | None:
     return None
 
 
-def _page_link(url: str | None, page: int, family: str | None, query: str | None) -> str | None:
-    """Results page ``page``: the shop's own URL with its page parameter set, else (a page that states
-    no URL) the shop's search address for the query.
+def _page_link(page: int, family: str | None, query: str | None) -> str | None:
+    """Results page ``page`` of ``query`` at the shop's own search address (its search box submits by
+    script, so there is no form to read).
     """
-    if url:
-        try:
-            present = next((k for k, _ in parse_qsl(urlsplit(url).query) if k.lower() in _PAGE_KEYS), None)
-            return with_params(url, {present or _PAGE_PARAM.get(family or "", "page"): str(page)})
-        except ValueError:
-            return None
     template = _SEARCH_URLS.get(family or "")
     if template is None or not query:
         return None
@@ -243,6 +231,6 @@ def _with_shop_ids(state: PageState, shop: str, hint: str | None) -> PageState:
     if results != state.results:
         urls = {r.id: r.url or "" for r in results}
         clickables = results_clickables([(r, None) for r in results], state.next_page_url, state.prev_page_url,
-                                        lambda i: urls.get(i, ""))
+                                        lambda i: urls.get(i, ""), next_control=has_next_page(state))
     return state.model_copy(update={"shop": shop, "currency": currency, "results": results, "product": product,
                                     "clickables": clickables})

