@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
@@ -10,7 +13,12 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.translators.dom import attr
 from shopsim.translators.guard import MAX_HTML_CHARS, markup_refusal
 
-__all__ = ["absolute", "decode_html", "load_tree", "page_url"]
+__all__ = ["absolute", "decode_html", "load_tree", "page_url", "parsed_once"]
+
+Loaded = tuple[LexborHTMLParser | None, str | None]
+#: The page being translated and its parse: the registry parses a page to pick its translator, and the
+#: translator then asks ``load_tree`` for the same text; no translator changes a tree, so it is shared.
+_PARSED: ContextVar[tuple[str, Loaded] | None] = ContextVar("shopsim_parsed_page", default=None)
 
 _META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-]+)""", re.IGNORECASE)
 
@@ -40,12 +48,25 @@ def decode_html(data: bytes) -> str:
         return data.decode("cp1252", "replace")
 
 
-def load_tree(html: object) -> tuple[LexborHTMLParser | None, str | None]:
+@contextmanager
+def parsed_once(html: str, loaded: Loaded) -> Iterator[None]:
+    """Within the block, ``load_tree(html)`` (this very string) returns ``loaded`` instead of parsing again."""
+    token = _PARSED.set((html, loaded))
+    try:
+        yield
+    finally:
+        _PARSED.reset(token)
+
+
+def load_tree(html: object) -> Loaded:
     """Parse ``html``; returns (tree, None) or (None, reason) for input that is no HTML page.
 
     Pages whose parse would cost too much (``guard.markup_refusal``: too large, too deeply
     nested, too many elements or attributes) are refused with the reason, never parsed.
     """
+    held = _PARSED.get()
+    if held is not None and held[0] is html:
+        return held[1]
     if isinstance(html, (bytes, bytearray)):
         html = decode_html(bytes(html))
     if not isinstance(html, str):

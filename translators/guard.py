@@ -65,6 +65,7 @@ __all__ = [
     "MAX_PAGE_BYTES",
     "MAX_TAG_MARKS",
     "file_kind",
+    "forget_verdicts",
     "markup_refusal",
     "read_regular_file",
 ]
@@ -105,6 +106,12 @@ def markup_refusal(html: str) -> str | None:
 
 _verdicts: dict[tuple[int, int], str | None] = {}
 _verdicts_lock = threading.Lock()
+
+
+def forget_verdicts() -> None:
+    """Drop the kept verdicts, so the next page is scanned afresh (what a first read of a page costs)."""
+    with _verdicts_lock:
+        _verdicts.clear()
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 

@@ -63,6 +63,15 @@ class PageSeen:
         """Why there is no tree (None when there is one)."""
         return self._loaded[1]
 
+    def parse_with(self, translator: Translator) -> PageState:
+        """``translator.parse`` on this page, reusing the tree the predicates parsed (one parse a page)."""
+        if "_loaded" not in self.__dict__:
+            return translator.parse(self.html, self.url)
+        from shopsim.translators.documents import parsed_once
+
+        with parsed_once(self.html, self._loaded):
+            return translator.parse(self.html, self.url)
+
     @cached_property
     def market_site(self) -> str:
         """``detect.detect_site``'s verdict, computed once for the built-in predicates."""
@@ -192,10 +201,10 @@ def translate_html(html: str, url: str | None = None, site: str | None = None) -
     page = PageSeen(html, url)
     for entry in _entries:
         if entry.detect(page):
-            return entry.make().parse(html, url)
+            return page.parse_with(entry.make())
     if page.tree is None:
         return PageState(page_type="unknown", site="unknown", url=url, reason=page.reason)
-    state = translator_for(FALLBACK_SITE).parse(html, url)
+    state = page.parse_with(translator_for(FALLBACK_SITE))
     if state.page_type == "unknown":
         return state.model_copy(update={
             "site": "unknown", "reason": f"site not recognised and no shop page found ({state.reason})"})

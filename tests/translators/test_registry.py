@@ -121,3 +121,25 @@ def test_detect_predicates_see_the_url_and_a_lazy_tree() -> None:
     bad = PageSeen("no markup at all")
     assert bad.tree is None and bad.reason == "no HTML markup in page" and bad.market_site == "unknown"
     assert PageSeen("<html></html>", "https://www.ebay.de/itm/1").market_site == "ebay"
+
+
+def test_a_page_is_parsed_once_per_translation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Detection and the chosen translator share one parse of the page (a spy on lexbor, not a stand-in)."""
+    import shopsim.translators.documents as documents
+
+    parses: list[int] = []
+    real = documents.LexborHTMLParser
+
+    class Counting(real):  # type: ignore[misc, valid-type]
+        def __init__(self, html: str) -> None:
+            parses.append(len(html))
+            super().__init__(html)
+
+    monkeypatch.setattr(documents, "LexborHTMLParser", Counting)
+    page = ("<html><head><title>Blue mug | Toy shop</title></head><body><h1>Blue mug</h1>"
+            "<span class=price>$12.00</span><button>Add to cart</button></body></html>")
+    state = translate_html(page, "https://shop.example/p/blue-mug-123")
+    assert (state.page_type, state.product.title if state.product else None) == ("item", "Blue mug")
+    assert len(parses) == 1
+    translate_html(page, "https://shop.example/p/blue-mug-123")  # a new translation parses again
+    assert len(parses) == 2
