@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 
 from shopsim.page import css_string
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse, text_of
+from shopsim.translators.dom import ancestors, attr, collapse, text_of
 from shopsim.translators.shops import PAGE_NAMES
 
 __all__ = ["Pager", "pagination"]
@@ -54,7 +54,7 @@ def pagination(body: LexborNode, base: str, url: str | None) -> Pager:
     pager.has_next = pager.next_url is not None
     seen: set[int] = set()
     for box in body.css(_PAGER)[:40]:
-        if any(n.mem_id in seen for n in _ancestors(box, 12)):
+        if any(n.mem_id in seen for n in ancestors(box, 12)):
             continue  # the parts of a pager seen already
         seen.add(box.mem_id)
         _read_box(box, base, pager)
@@ -120,11 +120,3 @@ def _url_page(url: str | None) -> int | None:
         return None
     return next((int(v) for k, v in params if k.casefold() in PAGE_NAMES and v.isdigit()), None)
 
-
-def _ancestors(node: LexborNode, limit: int) -> list[LexborNode]:
-    out: list[LexborNode] = []
-    parent = node.parent
-    while parent is not None and len(out) < limit:
-        out.append(parent)
-        parent = parent.parent
-    return out

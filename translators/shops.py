@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import ancestors, attr, collapse
 
 __all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "heading_query", "host_of", "page_url",
            "registrable", "search_form", "searchy", "shop_name", "site_origin", "url_id", "url_query", "with_params"]
@@ -194,7 +194,7 @@ def search_form(body: LexborNode, base: str, max_query: int) -> tuple[SearchForm
     for box in body.css('input[type="search"], input[type="text"], input:not([type])')[:80]:
         name = attr(box, "name")
         marks = " ".join(attr(box, k) for k in ("name", "id", "class", "placeholder", "aria-label", "role", "title"))
-        form = next((n for n in _ancestors(box, 30) if n.tag == "form"), None)
+        form = next((n for n in ancestors(box, 30) if n.tag == "form"), None)
         action = attr(form, "action")
         if not (name.casefold() in QUERY_NAMES or _SEARCHY.search(marks) or _SEARCHY.search(action)):
             continue  # a search box with no name (a script sends it) still shows the query
@@ -208,14 +208,6 @@ def search_form(body: LexborNode, base: str, max_query: int) -> tuple[SearchForm
             break
     return found, query
 
-
-def _ancestors(node: LexborNode, limit: int) -> list[LexborNode]:
-    out: list[LexborNode] = []
-    parent = node.parent
-    while parent is not None and len(out) < limit:
-        out.append(parent)
-        parent = parent.parent
-    return out
 
 
 def _params(url: str | None) -> list[tuple[str, str]]:
