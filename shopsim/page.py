@@ -25,6 +25,7 @@ __all__ = [
     "ResultCard",
     "Review",
     "Site",
+    "SkuPrice",
     "SubPage",
     "css_string",
     "trusted",
@@ -86,6 +87,13 @@ class Review(_Frozen):
     body: str = ""
 
 
+class SkuPrice(_Frozen):
+    """One SKU's own price as the page's SKU map states it; ``options`` holds a value of every axis."""
+
+    options: dict[str, str]
+    price: float
+
+
 class ProductView(_Frozen):
     """The product shown on an item or item-detail page (only what the page shows)."""
 
@@ -105,6 +113,12 @@ class ProductView(_Frozen):
     images: list[str] = Field(default_factory=list)
     reviews: list[Review] = Field(default_factory=list)
     attributes: list[str] = Field(default_factory=list)
+    sku_prices: list[SkuPrice] = Field(default_factory=list)
+    """Each SKU's price where the page prices its combinations (Chinese shops' SKU maps), else empty."""
+
+    def sku_price(self, selected: dict[str, str]) -> float | None:
+        """The price of the SKU ``selected`` names on every axis, when the page states one."""
+        return next((s.price for s in self.sku_prices if s.options == selected), None)
 
 
 class Clickable(_Frozen):

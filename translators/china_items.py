@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from shopsim.page import SkuPrice
 from shopsim.translators.cards import price_text, text_of
 from shopsim.translators.dom import ancestors, attr, collapse
 from shopsim.translators.prices import PriceInfo, parse_price, parse_rating
@@ -26,6 +27,7 @@ from shopsim.translators.script_data import (
     sku_selected,
     walk,
 )
+from shopsim.translators.sku_prices import PropIds, sku_prices
 
 __all__ = ["ITEM_TITLES", "ChinaItem", "page_title", "read_china_item"]
 
@@ -103,6 +105,7 @@ class ChinaItem:
     selected: dict[str, str | None] = field(default_factory=dict)
     category_path: list[str] = field(default_factory=list)
     rating: float | None = None
+    sku_prices: list[SkuPrice] = field(default_factory=list)
 
 
 def _first_text(root: LexborNode, selectors: tuple[str, ...]) -> str:
@@ -173,6 +176,21 @@ def _sku_rows(root: LexborNode) -> tuple[dict[str, list[str]], dict[str, str | N
     return {}, {}
 
 
+def _row_prop_ids(root: LexborNode) -> PropIds:
+    """``pid:vid`` -> (axis, value) of SKU rows whose values carry their property id (classic Taobao/Tmall)."""
+    ids: PropIds = {}
+    for layout in _SKU_LAYOUTS:
+        for row in root.css(layout.row)[:12]:
+            name = _axis_name(row, layout)[0]
+            for node in row.css(layout.value)[:200] if name else []:
+                pv, text = attr(node, "data-value"), _value_text(node, layout)
+                if _PROP_ID.fullmatch(pv) and text:
+                    ids.setdefault(pv.strip(";"), (name, text))
+        if ids:
+            return ids
+    return ids
+
+
 def _crumbs(root: LexborNode, family: str) -> list[str]:
     if family != "jd":
         return []
@@ -236,6 +254,8 @@ def read_china_item(tree: LexborHTMLParser, body: LexborNode, family: str, scrip
         item.options = sku_axes(scripts.blobs)
         current = sku_selected(scripts.blobs, item_id)
         item.selected = {axis: current.get(axis) for axis in item.options}
+    if item.options:
+        item.sku_prices = sku_prices(scripts.blobs, item.options, _row_prop_ids(body))
     item.category_path = _crumbs(body, family)
     if family == "aliexpress":
         rating = parse_rating(_first_text(body, _RATINGS))

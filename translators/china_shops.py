@@ -103,7 +103,8 @@ class ChinaShopTranslator(GenericTranslator):
             id=ident or "unknown", title=seen.title, price=seen.price.value,
             price_text=seen.price.text, currency=currency, rating=seen.rating,
             rating_text=f"{seen.rating} out of 5" if seen.rating is not None else "N.A.",
-            options=seen.options, selected=seen.selected, category_path=seen.category_path)
+            options=seen.options, selected=seen.selected, category_path=seen.category_path,
+            sku_prices=seen.sku_prices)
         self._remember(shop, search_form(body, url or "", MAX_QUERY_CHARS)[0], url)
         return PageState(page_type="item", site="other", shop=shop, currency=currency, url=url, product=product,
                          clickables=item_clickables(product, None), has_search_bar=True)

@@ -34,16 +34,19 @@ BACK, PREV, BUY = "back to search", "< prev", "buy now"
 Start = Literal["search", "product"]
 
 
-def v8_product(state: PageState) -> V8Product:
+def v8_product(state: PageState, selected: dict[str, str] | None = None) -> V8Product:
     """The product on a translated page as v8's catalog record: what v8's reward scores.
 
-    Option values carry no SKU prices (a page states one price or a range), so the price resolves
-    as v8 resolves a catalog product without option prices: one listed price, else unverifiable.
+    Option values carry no SKU prices, so the price resolves as v8 resolves a catalog product
+    without option prices: one listed price, else unverifiable. Where the page's SKU map prices
+    the ``selected`` combination, that SKU's price is the one listed price (what the buyer pays).
     """
     p = state.product
     if p is None:
         raise ValueError(f"page {state.url} shows no product")
-    pricing = [p.price[0], p.price[1]] if isinstance(p.price, tuple) else [p.price] if p.price is not None else []
+    own = p.sku_price(selected) if selected and p.sku_prices else None
+    pricing = [own] if own is not None else [p.price[0], p.price[1]] if isinstance(p.price, tuple) else \
+        [p.price] if p.price is not None else []
     return V8Product(asin=p.id, title=p.title, shop_name=state.shop or "", category=list(p.category_path),
                      pricing=pricing, options={a: [V8Option(value=v) for v in vals] for a, vals in p.options.items()},
                      attribute_list=list(p.attributes), description=p.description, bullets=list(p.bullet_points))
@@ -146,7 +149,7 @@ class RealV8Session:
 
     def _buy(self, page: _Page) -> None:
         assert page.product is not None and page.product.product is not None
-        bought = v8_product(page.product)
+        bought = v8_product(page.product, dict(self.state.selected_options))
         self.detail = score_v8_purchase(bought, dict(self.state.selected_options), self.task, self.gold)
         self.done, self.termination, self.bought = True, "purchase", bought.asin
         self._page = _Page("terminal")

@@ -25,6 +25,7 @@ __all__ = [
     "observation_from_page_state",
     "page_state_from_observation",
     "product_observation",
+    "selected_sku_price",
 ]
 
 OBSERVATION_SCHEMA = "shopping-observation-v7"
@@ -187,9 +188,9 @@ def observation_from_page_state(state: PageState) -> ObservationState:
 
     The v8 action model applies: search only on a search page, products by id, options as
     ``axis=value`` with the page's raw axis names, ``buy now`` once every axis has a value, no
-    sub-pages. ``selected_price`` is the page's price once every axis is chosen and the page shows
-    one number (the selected SKU's); a displayed range stays the listed price and the SKU price
-    unknown. Facts a page does not show stay empty rather than guessed; a real page names its shop
+    sub-pages. ``selected_price`` is, once every axis is chosen, the selected SKU's own price where
+    the page's SKU map states one, else the page's price when it shows one number; a displayed range
+    stays the listed price and the SKU price unknown. Facts a page does not show stay empty rather than guessed; a real page names its shop
     and currency in ``origin``.
     """
     if state.page_type == "search":
@@ -232,8 +233,17 @@ def product_observation(state: PageState, p: ProductView) -> ObservationState:
     facts = ProductFacts(asin=p.id, title=p.title, shop_name=state.shop or "", brand=_brand(p.attributes),
                          category=p.category_path, price=_listed(p.price), attributes=p.attributes,
                          bullets=p.bullet_points, option_axes=axes)
-    single = _listed(p.price)
     return ObservationState(page_type="product", search_text=state.query, product=facts, selected_options=selected,
                             missing_option_axes=missing, options_complete=not missing,
-                            selected_price=single if isinstance(single, float) and not missing else None,
+                            selected_price=None if missing else selected_sku_price(p, selected),
                             clickables=clicks, origin=_origin(state))
+
+
+def selected_sku_price(p: ProductView, selected: dict[str, str]) -> float | None:
+    """The chosen SKU's price: its own where the page's SKU map prices it, else the one listed number.
+
+    A listed range without a SKU price stays unknown (a range says nothing of one configuration).
+    """
+    own = p.sku_price(selected) if p.sku_prices else None
+    single = _listed(p.price)
+    return own if own is not None else single if isinstance(single, float) else None
