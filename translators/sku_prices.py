@@ -57,7 +57,8 @@ def _amount(raw: Any, depth: int = 0) -> float | None:
 def _record_price(record: Any) -> float | None:
     if not isinstance(record, dict):
         return None
-    holder = record.get("skuVal") if isinstance(record.get("skuVal"), dict) else record
+    inner = record.get("skuVal")
+    holder: dict[str, Any] = inner if isinstance(inner, dict) else record
     return next((a for a in (_amount(holder.get(k)) for k in _PRICE_KEYS if k in holder) if a), None)
 
 
@@ -72,7 +73,7 @@ def _script_prop_ids(blobs: list[ScriptBlob]) -> PropIds:
         if key.lower() not in _PROP_LISTS or not isinstance(value, dict):
             continue
         pid, axis = _first(value, _PROP_ID_KEYS), _first(value, _PROP_NAME_KEYS)
-        values = next((value[k] for k in _VALUE_LISTS if isinstance(value.get(k), list)), [])
+        values: list[Any] = next((value[k] for k in _VALUE_LISTS if isinstance(value.get(k), list)), [])
         for v in values[:200] if pid and axis else []:
             if isinstance(v, dict) and (vid := _first(v, _VALUE_ID_KEYS)) and (name := _first(v, _VALUE_NAME_KEYS)):
                 ids.setdefault(f"{pid}:{vid}", (axis, name))
