@@ -125,6 +125,9 @@ def test_dev_pages_with_a_sku_map(name: str, url: str, count: int, some: tuple[d
     assert all(s.options.keys() == p.options.keys() and all(v in p.options[a] for a, v in s.options.items())
                for s in p.sku_prices)
     assert p.sku_price(some[0]) == some[1]
+    chosen = state.model_copy(update={"product": p.model_copy(update={"selected": dict(some[0])})})
+    assert observation_from_page_state(state).selected_price is None
+    assert observation_from_page_state(chosen).selected_price == some[1]
     bare = state.model_copy(update={"product": p.model_copy(update={"sku_prices": []})})
     assert to_annotation_json(state) == to_annotation_json(bare)  # the answer key's JSON is unchanged
 
