@@ -143,8 +143,8 @@ def _value_text(node: LexborNode, layout: _SkuLayout) -> str:
 
 def _axis_name(row: LexborNode, layout: _SkuLayout) -> tuple[str, str | None]:
     """The axis label as shown ('选择颜色' -> '颜色'; AliExpress 'Color: Black' -> 'Color', 'Black')."""
-    label = text_of(row.css_first(layout.label)) or attr(row, "data-type") or attr(row, "data-property")
-    m = _LABEL_SPLIT.match(label)
+    label = collapse(text_of(row.css_first(layout.label)) or attr(row, "data-type") or attr(row, "data-property"))[:200]
+    m = _LABEL_SPLIT.match(label)  # a label is short; its length is cut so the split stays cheap
     name, shown = (m.group(1), m.group(2) or None) if m else (label, None)
     return _LABEL_NOISE.sub("", name).strip(), shown
 
@@ -217,14 +217,14 @@ def _script_rating(blobs: list[ScriptBlob]) -> float | None:
     return None
 
 
-_TITLE_SUFFIX = re.compile(r"\s*(?:【[^】]*】)?\s*[-–—_|]\s*(?:淘宝网|淘寶網|tmall\.com天猫|天猫|天貓|京东|京東|JD\.COM|"
+_TITLE_SUFFIX = re.compile(r"\s*(?:【[^】]{0,40}】)?\s*[-–—_|]\s*(?:淘宝网|淘寶網|tmall\.com天猫|天猫|天貓|京东|京東|JD\.COM|"
                            r"阿里巴巴|1688|AliExpress|Aliexpress)[^-–—_|]*$", re.IGNORECASE)
 
 
 def page_title(tree: LexborHTMLParser) -> str:
     """The ``<title>`` (or og:title) with the shop's name and JD's '【品牌】' / '【行情 报价 价格 评测】' taken off."""
     node = tree.css_first('meta[property="og:title"]')
-    raw = collapse(attr(node, "content") or text_of(tree.css_first("title")))
+    raw = collapse(attr(node, "content") or text_of(tree.css_first("title")))[:1000]  # titles are short
     cleaned = _TITLE_SUFFIX.sub("", raw)
     if cleaned != raw and cleaned.startswith("【"):
         cleaned = re.sub(r"^【[^】]{0,80}】", "", cleaned)

@@ -21,7 +21,7 @@ from shopsim.translators.china_items import ITEM_TITLES, read_china_item
 from shopsim.translators.china_results import ChinaCard, china_cards, next_control
 from shopsim.translators.clickables import has_next_page, item_clickables, results_clickables
 from shopsim.translators.detect import china_wall
-from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import attr, collapse, small_int
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.prices import PriceInfo, currency_of, parse_price
 from shopsim.translators.realsite import MAX_QUERY_CHARS
@@ -76,8 +76,10 @@ class ChinaShopTranslator(GenericTranslator):
             item = self._item(tree, body, family, shop, url, scripts, hint)
             empty = item.product is None or (item.product.price is None and not item.product.options
                                              and _SITE_TITLE.match(item.product.title))
-            wall = china_wall(tree, html, strict=False) if empty else None
-            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall) if wall else item
+            if not empty:
+                return item
+            wall = china_wall(tree, html, strict=False)  # no product shown: a wall, or nothing to read
+            return PageState(page_type="blocked", site="other", shop=shop, url=url, reason=wall) if wall else None
         state = self._results(tree, body, family, shop, url, scripts, hint)
         if state is None:
             state = super().read_page(tree, html, url)
@@ -205,8 +207,8 @@ def _page_num(body: LexborNode, url: str | None) -> int | None:
                 '[class*="pagination"] [class*="current"]', '[class*="pager"] [class*="active"]'):
         node = body.css_first(sel)
         text = collapse(node.text()) if node is not None else ""
-        if text.isdigit():
-            return int(text)
+        if small_int(text) is not None:
+            return small_int(text)
     return None
 
 

@@ -156,18 +156,22 @@ _CHINA_LOGIN_TEXT = [
     ("passport.jd.com/new/login", "login wall (JD login)"),
     ("亲，请登录", "login wall (亲，请登录)"),
 ]
-#: Titles of those walls (a shop page is never titled so).
-_CHINA_WALL_TITLES = re.compile(r"^(?:京东验证|京東驗證|安全验证|验证中心|身份验证|滑动验证|访问受限|访问频繁|访问被拒绝|"
-                                r"请登录|登录|淘宝网 - 淘！我喜欢$|page unavailable|punish|captcha interception)|"
-                                r"欢迎登录|用户登录|访问频繁|操作频繁|请求频繁|過於頻繁|安全验证|人机验证|验证码拦截|访问验证", re.I)
+#: Titles of those walls: the whole title (a shop's name may follow a separator), since a product may be
+#: named '登录器 游戏手柄' or 'YubiKey 安全验证密钥'; words anywhere in a title count only on a page as small
+#: as a wall.
+_CHINA_WALL_TITLES = re.compile(r"(?:京东验证|京東驗證|安全验证|验证中心|身份验证|滑动验证|访问受限|访问频繁|访问被拒绝|"
+                                r"请登录|登录|用户登录|欢迎登录|淘宝网 - 淘！我喜欢|page unavailable|captcha interception|"
+                                r"验证码拦截|访问验证|人机验证)(?:\s*[-|_–—:：]\s*.{0,30})?", re.I)
+_CHINA_WALL_WORDS = re.compile(r"欢迎登录|用户登录|访问频繁|操作频繁|请求频繁|過於頻繁|安全验证|人机验证|验证码拦截|访问验证")
 
 
 def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | None:
     """A Chinese shop's captcha, rate-limit, punish or login page: by its title, by its marks on a
     page as small as a wall, or (``strict=False``, for a page that showed no product) anywhere.
     """
-    raw_title = _title(tree)
-    if _CHINA_WALL_TITLES.search(raw_title):
+    raw_title = _title(tree)[:200]
+    small = len(html) < WALL_PAGE_CHARS
+    if _CHINA_WALL_TITLES.fullmatch(raw_title) or ((small or not strict) and _CHINA_WALL_WORDS.search(raw_title)):
         return f"bot wall ({raw_title[:60]})"
     sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     if strict and len(html) >= WALL_PAGE_CHARS:

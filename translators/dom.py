@@ -11,7 +11,16 @@ from collections.abc import Iterable
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-__all__ = ["MAX_RESULT_CARDS", "ancestors", "attr", "collapse", "first", "id_index", "landmarks", "select_all", "text_of"]
+__all__ = ["MAX_RESULT_CARDS", "ancestors", "attr", "collapse", "first", "id_index", "landmarks", "select_all", "small_int",
+           "text_of"]
+
+_SMALL_INT = re.compile(r"[0-9]{1,9}")
+
+
+def small_int(text: str) -> int | None:
+    """A page number or amount written as ASCII digits (at most nine): '²' or 5,000 nines are no number."""
+    return int(text) if _SMALL_INT.fullmatch(text) else None
+
 
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "svg", "-comment"})
 #: Result cards read from one page (real pages show at most about 70): a page of 100,000 cards is

@@ -22,7 +22,7 @@ from selectolax.lexbor import LexborNode
 
 from shopsim.page import ResultCard
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import MAX_RESULT_CARDS, attr, collapse, select_all, text_of
+from shopsim.translators.dom import MAX_RESULT_CARDS, attr, collapse, select_all, small_int, text_of
 from shopsim.translators.prices import PriceInfo, parse_price
 from shopsim.translators.realsite import ResultsRead
 
@@ -182,8 +182,9 @@ def _auction_card_price(card: LexborNode, layout: Layout, hint: str) -> PriceInf
     for name, label in (("data-auction-buynowprice", "即決"), ("data-auction-price", "現在")):
         raw = next((attr(n, name) for n in card.css(f"[{name}]")[:2]), "")
         shown = any(bool(_BUY_NOW.search(x)) == (label == "即決") for x, _ in pairs)
-        if raw.isdigit() and int(raw) > 0 and not shown:  # the link's data when the row is not rendered
-            pairs.append((label, f"{int(raw):,}円"))
+        amount = small_int(raw)
+        if amount and not shown:  # the link's data when the row is not rendered
+            pairs.append((label, f"{amount:,}円"))
     return auction_price(pairs, hint)
 
 

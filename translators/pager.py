@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 
 from shopsim.page import css_string
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import ancestors, attr, collapse, text_of
+from shopsim.translators.dom import ancestors, attr, collapse, small_int, text_of
 from shopsim.translators.shops import PAGE_NAMES
 
 __all__ = ["Pager", "pagination"]
@@ -75,8 +75,8 @@ def _read_box(box: LexborNode, base: str, pager: Pager) -> None:
         pager.has_next = pager.has_next or int(m.group(1)) < int(m.group(2))
     current = box.css_first('[aria-current="page"], [aria-current="true"], [class*="current"], '
                             '[class*="active"], [class*="selected"]')
-    if current is not None and text_of(current).isdigit():
-        pager.page_num = pager.page_num or int(text_of(current))
+    if current is not None and small_int(text_of(current)) is not None:
+        pager.page_num = pager.page_num or small_int(text_of(current))
     for ctl in box.css("a, button, li")[:200]:
         label = collapse(text_of(ctl) or attr(ctl, "aria-label") or attr(ctl, "title")).casefold()
         marks = f"{attr(ctl, 'class')} {attr(ctl, 'rel')} {attr(ctl, 'data-test')}".casefold()
@@ -118,5 +118,5 @@ def _url_page(url: str | None) -> int | None:
         params = parse_qsl(urlsplit(url or "").query)
     except ValueError:
         return None
-    return next((int(v) for k, v in params if k.casefold() in PAGE_NAMES and v.isdigit()), None)
+    return next((n for k, v in params if k.casefold() in PAGE_NAMES and (n := small_int(v)) is not None), None)
 

@@ -30,8 +30,11 @@ __all__ = ["PageScripts", "ScriptBlob", "ScriptItem", "script_blobs", "script_li
 MAX_SCRIPTS = 300
 MAX_SCRIPT_CHARS = 4_000_000
 MAX_TOTAL_CHARS = 12_000_000
-#: Decode attempts per script: a script of 100,000 '{"' that are no JSON costs 40 failed looks.
+#: Failed decode attempts per script: a script of 100,000 '{"' that are no JSON costs 40 failed looks.
 MAX_ATTEMPTS = 40
+#: Decodes of any kind per script: small literals before the page's data (``a0=["x"];`` ...) do not use
+#: up the failed attempts, and 4 MB of them still stop here.
+MAX_LOOKS = 2_000
 MAX_BLOBS = 400
 #: Characters that failed decode attempts may read in one script.
 MAX_FAILED_CHARS = 6_000_000
@@ -101,13 +104,13 @@ def _json_in(text: str, blobs: list[ScriptBlob]) -> None:
     is not read 40 times).
     """
     pos = 0
-    attempts = 0
+    attempts = looks = 0
     wasted = 0
-    while attempts < MAX_ATTEMPTS and len(blobs) < MAX_BLOBS and wasted < MAX_FAILED_CHARS:
+    while attempts < MAX_ATTEMPTS and looks < MAX_LOOKS and len(blobs) < MAX_BLOBS and wasted < MAX_FAILED_CHARS:
         m = _START.search(text, pos)
         if m is None:
             return
-        attempts += 1
+        looks += 1
         try:
             got = _DECODER.raw_decode(text, m.start())
         except json.JSONDecodeError as exc:
@@ -116,6 +119,7 @@ def _json_in(text: str, blobs: list[ScriptBlob]) -> None:
         except (ValueError, RecursionError):
             got = None
         if got is None:
+            attempts += 1
             pos = m.start() + 1
             continue
         value, end = got
@@ -185,13 +189,13 @@ def walk(blobs: list[ScriptBlob], budget: int = MAX_NODES) -> Iterator[tuple[str
     stack: list[tuple[str, Any]] = [(b.name, b.value) for b in reversed(blobs) if isinstance(b.value, (dict, list))]
     while stack and budget > 0:
         key, value = stack.pop()
-        budget -= 1
         yield key, value
         if isinstance(value, dict):
-            items = islice(value.items(), MAX_CHILDREN)
-            stack.extend(reversed([(str(k), v) for k, v in items if isinstance(v, (dict, list))]))
+            children = [(str(k), v) for k, v in islice(value.items(), MAX_CHILDREN) if isinstance(v, (dict, list))]
         else:
-            stack.extend(reversed([(key, v) for v in value[:MAX_CHILDREN] if isinstance(v, (dict, list))]))
+            children = [(key, v) for v in value[:MAX_CHILDREN] if isinstance(v, (dict, list))]
+        budget -= len(children)  # paid for when stacked, not when visited: a deep chain of wide dicts stays bounded
+        stack.extend(reversed(children))
 
 
 # ----------------------------------------------------------------------------- field names --

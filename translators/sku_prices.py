@@ -12,6 +12,7 @@ option axis of the page with that value shown; nothing is guessed.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from shopsim.page import SkuPrice
@@ -45,7 +46,7 @@ def _amount(raw: Any, depth: int = 0) -> float | None:
     if isinstance(raw, bool) or raw is None or depth > 2:
         return None
     if isinstance(raw, (int, float)):
-        return float(raw) if raw > 0 else None
+        return float(raw) if 0 < raw < math.inf else None  # the JSON decoder reads 1e400 and Infinity as inf
     if isinstance(raw, str):
         value = parse_price(raw[:60]).value
         return value if isinstance(value, float) and value > 0 else None
