@@ -59,13 +59,18 @@ needs_shared = pytest.mark.skipif(
 )
 
 
-def load_scorer() -> ModuleType:
-    """The shared answer-key scorer (``score_translation.py``), imported from ``../shared``."""
-    spec = importlib.util.spec_from_file_location("score_translation", SCORER)
+def load_file(path: Path, name: str) -> ModuleType:
+    """A module imported from a file outside the package (the shared scorer, a benchmark script)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_scorer() -> ModuleType:
+    """The shared answer-key scorer (``score_translation.py``), imported from ``../shared``."""
+    return load_file(SCORER, "score_translation")
 
 
 # ---- pytest-xdist: which tests may run on different workers (scripts/test runs ``-n 3``) ----

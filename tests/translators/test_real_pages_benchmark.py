@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import REAL_PAGES, SCORER, needs_shared
+from conftest import REAL_PAGES, SCORER, load_file, needs_shared
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "real_pages.py"
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("real_pages_benchmark", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(BENCH, "real_pages_benchmark")
 
 
 @pytest.mark.parametrize(("site", "shop", "family"), [
