@@ -41,7 +41,7 @@ from shopsim.simsite.json_api import (
 )
 from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
-from shopsim.simsite.v8.environment import ENVIRONMENT
+from shopsim.simsite.v8.environment import ENVIRONMENT, RuntimeTermination
 from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
@@ -109,14 +109,13 @@ class V8StepRequest(BaseModel):
 
 
 class V8Terminate(BaseModel):
-    """End the episode for a runtime reason: a model turn hit its token cap (``generation_length``).
-
-    ``action_limit`` is not a client reason: the environment reaches it by counting actions.
+    """End the episode for a runtime reason: a model turn hit its token cap (``generation_length``), or the
+    runtime counted its turns to the limit (``action_limit``); the same reasons ``V8Session.terminate`` takes.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: Literal["generation_length"]
+    reason: RuntimeTermination
 
 
 @dataclass
@@ -324,6 +323,15 @@ async def health(request: Request) -> Response:
                          "waiting": pool.waiting, "environment_version": ENVIRONMENT["environment_version"]})
 
 
+async def tasks(request: Request) -> Response:
+    """The task ids in task order (goal index ``i`` is ``task_ids[i]``) and which of them have a persona, so a
+    client can draw a task by seed and map an evaluation's goal indices to task ids without the catalog.
+    """
+    goals = _state(request).shop.goals
+    return FastJSONResponse({"task_ids": [t.task_id for t in goals],
+                             "persona_task_ids": [t.task_id for t in goals if t.user_persona is not None]})
+
+
 async def environment(request: Request) -> Response:
     return FastJSONResponse(ENVIRONMENT)
 
@@ -348,6 +356,7 @@ V8_ROUTES = (
     Route("/api/sessions/{lease}", get, methods=["GET"]),
     Route("/api/sessions/{lease}", release, methods=["DELETE"]),
     Route("/api/health", health),
+    Route("/api/tasks", tasks),
     Route("/api/environment", environment),
     Route("/api/openapi.json", openapi),
 )
