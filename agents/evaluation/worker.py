@@ -95,6 +95,15 @@ class _StepWriter:
     source: Any = None
     visited: list[str] = field(default_factory=list)
 
+    @staticmethod
+    def _v8_fields(step: Step) -> dict[str, Any]:
+        """A v8 step's contract facts, for the replay UI: the state the agent saw, how the step ended, its reward detail."""
+        seen = step.info.get("observation_state")
+        return {"observation_state": seen.model_dump(mode="json") if seen is not None else None,
+                "reward_detail": step.next_info.get("reward_detail"),
+                "termination": step.next_info.get("termination"),
+                "environment_version": step.next_info.get("environment_version")}
+
     def __call__(self, step: Step) -> None:
         state, new_state = step.info["page_state"], step.next_info["page_state"]
         if new_state.product is not None and new_state.product.id not in self.visited:
@@ -104,8 +113,7 @@ class _StepWriter:
             "valid_actions": step.info["valid_actions"], "action": step.action, "reward": step.reward,
             "page_type": state.page_type, "url": state.url, "next_page_type": new_state.page_type,
             "feedback": new_state.feedback.code, **self.bundle,
-            **({"termination": step.next_info.get("termination"),
-                "environment_version": step.next_info.get("environment_version")} if self.v8 else {}),
+            **(self._v8_fields(step) if self.v8 else {}),
         }
         self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")
         if self.screenshots is not None:

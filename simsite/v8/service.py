@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -363,18 +364,22 @@ V8_ROUTES = (
 
 
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
-                  extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None) -> Starlette:
-    """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer).
+                  extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None,
+                  runs_dir: str | Path | None = None) -> Starlette:
+    """The v8 service over one shop: ``/api/...``, ``/debug-ui``, ``/replay-ui`` over ``runs_dir`` (when given)
+    and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
     A server that runs the app's lifespan (``shopsim serve``) plays one throwaway episode before it
     accepts requests (:mod:`shopsim.simsite.v8.warmup`).
     """
     from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
+    from shopsim.simsite.v8.replay_ui import replay_routes
 
     st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
                  snapshot_key=snapshot_key)
-    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *extra_routes]
+    replay = replay_routes(runs_dir) if runs_dir is not None else []
+    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *replay, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers(), lifespan=warming_lifespan(warm_v8))
     app.state.warmup = None
     app.state.v8 = st
