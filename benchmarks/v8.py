@@ -1,6 +1,6 @@
 """The shopsim-v8 profile: steps/s in-process, search quality, and slot fairness under oversubscription.
 
-    python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--json]
+    python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--json] [--client-only]
 
 Prints one table. Targets (2-core machine): >= 4,000 steps/s in-process for the heuristic agent;
 the JSON API (``shopsim serve --profile shopsim-v8`` in its own process, loaded by separate client
@@ -8,6 +8,9 @@ processes, see ``benchmarks/_http_load.py``) as fast from its first purchase on 
 22,726-product catalog is measured by ``benchmarks/v8_search.py`` (target p95 < 5 ms). The
 fairness run opens 2x as many sessions as there are slots, each holding its slot for a short
 episode, and reports how long resets waited and whether they were served in arrival order.
+The HTTP-client rows are what an RL trainer sees: threads in one process, each playing heuristic
+rollouts through ``ShopEnv`` over :class:`~shopsim.adapters.v8_http_source.V8HttpSource` (the
+:class:`~shopsim.adapters.v8_client.V8Client`) against a served instance; ``--client-only`` runs just them.
 """
 
 from __future__ import annotations
@@ -123,13 +126,77 @@ def json_api(shop: V8Shop, data: str | None, seconds: float) -> dict[str, float]
     return out
 
 
+def client_rollouts(data: str | None, seconds: float) -> dict[str, float]:
+    """Rollout steps/s through the HTTP client at 1/8/32 concurrent clients (threads), each on its own lease."""
+    import threading
+
+    from _http_load import Served
+
+    from shopsim.adapters.v8_http_source import V8HttpSource
+
+    def rate(base: str, clients: int, n_goals: int) -> float:
+        counts = [0] * clients
+        start = threading.Barrier(clients + 1)
+        stop = threading.Event()
+
+        def worker(i: int) -> None:
+            env, agent = ShopEnv(None, source=V8HttpSource(base, max_actions=30)), make_agent("heuristic", i)
+            with env:
+                start.wait()
+                for episode in range(10**9):
+                    agent.reset(seed=episode)
+                    obs, info = env.reset(seed=0, options={"goal": (i * 97 + episode) % n_goals})
+                    done = False
+                    while not done and not stop.is_set():
+                        obs, _, term, trunc, info = env.step(agent.act(obs, info["valid_actions"], info))
+                        counts[i] += 1
+                        done = term or trunc
+                    if stop.is_set():
+                        return
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        start.wait()
+        t0 = time.perf_counter()
+        time.sleep(seconds)
+        stop.set()
+        total, dt = sum(counts), time.perf_counter() - t0
+        for t in threads:
+            t.join()
+        return total / dt
+
+    with Served(["--profile", "shopsim-v8", "--slots", "40", *(["--data", data] if data else [])]) as served:
+        n_goals = len(httpx_tasks(served.base))
+        return {f"client_{c}": rate(served.base, c, n_goals) for c in (1, 8, 32)}
+
+
+def httpx_tasks(base: str) -> list[int]:
+    from shopsim.adapters.v8_client import V8Client
+
+    with V8Client(base) as client:
+        return client.tasks().task_ids
+
+
+def print_clients(rows: dict[str, float]) -> None:
+    for c in (1, 8, 32):
+        print(f"  {f'HTTP client (V8Client) rollout steps/s, {c} clients':<44} {rows[f'client_{c}']:>18,.0f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None, help="a v8 catalog (default: the bundled one)")
     ap.add_argument("--episodes", type=int, default=300)
     ap.add_argument("--seconds", type=float, default=3.0, help="measured seconds per JSON-API load figure")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--client-only", action="store_true", help="only the HTTP-client rollout rows")
     args = ap.parse_args()
+    if args.client_only:
+        clients = client_rollouts(args.data, args.seconds)
+        print(json.dumps(clients) if args.json else "shopsim-v8 over HTTP, heuristic rollouts (threads in one process):")
+        if not args.json:
+            print_clients(clients)
+        return
     t0 = time.perf_counter()
     shop = V8Shop.load(args.data)
     load_s = time.perf_counter() - t0
@@ -150,6 +217,7 @@ def main() -> None:
     rows["search_eval"] = evaluate_search(shop.catalog, shop.search_engine)
     rows["fairness"] = fairness(shop)
     rows["json_api"] = json_api(shop, args.data, args.seconds)
+    rows["http_client"] = client_rollouts(args.data, args.seconds)
     if args.json:
         rows["search_eval"] = rows["search_eval"].model_dump(exclude={"gold_ranks"})
         print(json.dumps(rows))
@@ -178,6 +246,7 @@ def main() -> None:
     for c in (1, 8, 32):
         print(f"  {f'JSON API steps/s, {c} clients (server CPU/step)':<44} {j[f'steps_{c}']:>8,.0f} / "
               f"{j[f'cpu_{c}']:<7,.0f}us")
+    print_clients(rows["http_client"])
 
 
 if __name__ == "__main__":

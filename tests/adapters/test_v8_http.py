@@ -208,3 +208,21 @@ def test_client_retries_until_the_server_is_up(v8_shop: Any) -> None:
         server.__exit__(None, None, None)
     with pytest.raises(Exception, match="ConnectError"), V8Client(server.base_url, retries=1, backoff_s=0.01) as c:
         c.health()
+
+
+def test_client_waits_out_503_no_free_slot_with_backoff(v8_shop: Any) -> None:
+    """One slot, held past the queue wait: the second client's reset gets 503s, backs off, and is served once
+    the first client releases its lease.
+    """
+    task = v8_shop.goals[0].task_id
+    statuses: list[int] = []
+    with ServerThread(create_v8_app(v8_shop, slots=1, queue_timeout_s=0.1)) as srv, V8Client(srv.base_url) as holder:
+        holder.reset(task)
+        http = httpx.Client(base_url=srv.base_url, event_hooks={"response": [lambda r: statuses.append(r.status_code)]})
+        release = threading.Timer(0.8, holder.release)
+        release.start()
+        with V8Client(srv.base_url, client=http, retries=20, backoff_s=0.05, max_backoff_s=0.2) as waiter:
+            assert waiter.reset(task).env_idx == 0
+        release.join()
+        http.close()
+    assert 503 in statuses and statuses[-2:] == [201, 204]  # refused while held, then served and released
