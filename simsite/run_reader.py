@@ -94,9 +94,10 @@ class RunReader:
                     damaged += 1
                     continue
                 yield rec
-            else:
-                self.notes.append(f"{path.name} is {_mb(path.stat().st_size)}: only its first "
-                                  f"{_mb(self.max_scan_bytes)} were read")
+            else:  # the scan budget ran out: say so unless the file ended just there
+                if f.read(1):
+                    self.notes.append(f"{path.name} is {_mb(path.stat().st_size)}: only its first "
+                                      f"{_mb(self.max_scan_bytes)} were read")
         if damaged:
             self.notes.append(f"{path.name}: {damaged} damaged line(s) skipped (not JSON objects, or torn)")
         if oversized:
