@@ -191,7 +191,8 @@ class LLMAgent:
         """
         left = info.get("turns_left")
         if left is None:  # outside the runner: the turns the environment has left
-            left = int(info.get("max_actions") or 30) - int(info.get("actions_used") or 0)
+            limit = info.get("max_actions") or profile_for_version(info.get("environment_version")).default_max_actions
+            left = int(limit or 0) - int(info.get("actions_used") or 0)
         offered = [t["function"]["name"] for t in tools]
         for used in range(max(0, int(left))):
             if used:
