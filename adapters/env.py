@@ -189,7 +189,7 @@ class ShopEnv(gym.Env[Any, str]):
         return method
 
     def terminate(self, reason: str) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """End an episode for a runtime reason (shopsim-v8's ``generation_length``): the zero vector."""
+        """End an episode for a runtime reason (shopsim-v8's ``generation_length`` or ``action_limit``): the zero vector."""
         end = getattr(self.source, "terminate", None)
         if not callable(end):
             raise SessionError("terminate() is for shopsim-v8 episodes: this env's pages have no runtime end")

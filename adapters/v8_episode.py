@@ -120,7 +120,7 @@ class V8Source(SourceBase):
         return self._out(*self._playing("step").step(action))
 
     def terminate(self, reason: str) -> StepOut:
-        """End the episode for a runtime reason (``generation_length``): the zero vector."""
+        """End the episode for a runtime reason (``generation_length``, ``action_limit``): the zero vector."""
         return self._out(*self._playing("terminate").terminate(reason))
 
     def render_observation(self, state: PageState, mode: str) -> str:

@@ -37,7 +37,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
         require_ray()
     options = agent_options(args.agent_option)
-    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
+    if args.skills is not None:  # the assisted conditions' skill context: an option of the agent
+        if "skills" in options:
+            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
+        options["skills"] = args.skills
+    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
         from shopsim.agents.transfer.replay_goals import ReplayGoals
 
@@ -127,6 +131,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "summary and report; any currency (default: no cost shown)")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
+    ev.add_argument("--skills", default=None, metavar="FILE",
+                    help="a skill context file (text or markdown) the llm agent adds to its system context "
+                         "(assisted conditions); its path and SHA-256 go into summary.json's run block")
     ev.add_argument("--bundle", default=None, help="replay: a recorded bundle (it serves every goal), or a folder "
                                                    "of bundles (each carrying its goal, or paired by --bundle-map)")
     ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format; default: the "

@@ -275,8 +275,10 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
         extra["ray"] = ctx.ray
     if get_profile(cfg.profile).episode_rules:
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
+        turns = [int(r["turns"]) for r in records if r.get("turns") is not None]
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
-                     terminations=metrics.terminations)
+                     terminations=metrics.terminations,
+                     turns={"total": sum(turns), "per_episode": sum(turns) / len(turns) if turns else 0.0})
     extra["breakdown"] = {axis: {g: s.model_dump() for g, s in groups.items()}
                           for axis, groups in breakdown(records).items()}
     spend = sum_counts(records)

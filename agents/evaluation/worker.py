@@ -104,7 +104,8 @@ class _StepWriter:
             "page_type": state.page_type, "url": state.url, "next_page_type": new_state.page_type,
             "feedback": new_state.feedback.code, **self.bundle,
             **({"termination": step.next_info.get("termination"),
-                "environment_version": step.next_info.get("environment_version")} if self.v8 else {}),
+                "environment_version": step.next_info.get("environment_version"), **_turn_counts(step)}
+               if self.v8 else {}),
         }
         self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")
         if self.screenshots is not None:
@@ -113,6 +114,16 @@ class _StepWriter:
             page = shot.with_suffix(".html")  # the page's HTML beside it: scrubbed like every text file
             if self.scrub and page.exists():
                 page.write_text(self.scrub.text(page.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def _turn_counts(step: Step) -> dict[str, int]:
+    """A v8 trace row's model turns, protocol errors and repairs (an action without the agent's own
+    counters is one turn; the runtime's own ending, none).
+    """
+    spent = step.spent or {}
+    if "turns" not in spent:
+        return {"turns": 0 if step.action is None else 1, "protocol_errors": 0, "repairs": 0}
+    return {k: spent.get(k, 0) for k in ("turns", "protocol_errors", "repairs")}
 
 
 class EpisodePlayer:
@@ -186,7 +197,7 @@ class EpisodePlayer:
         spent_before = agent_counts(self.agent)
         result = run_episode(self.env, self.agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
         # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
-        rec = {**result.model_dump(exclude=None if self.v8 else {"termination", "environment_version"}),
+        rec = {**result.model_dump(exclude=None if self.v8 else {"termination", "environment_version", "turns"}),
                "unique_items": len(writer.visited),
                "searches": sum(a.lower().startswith("search[") for a in result.actions), **bundle}
         spent = counts_since(self.agent, spent_before)
