@@ -45,6 +45,7 @@ from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.simsite.v8.shopper import private_goal
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
 from shopsim.simsite.v8.warmup import warm_v8
 from shopsim.v8.tool_calls import canonical_action
@@ -73,7 +74,9 @@ class V8Reset(BaseModel):
     task_mode: Literal["standard", "persona"] | None = None
     interaction_mode: Literal["single_turn", "multi_turn"] = "single_turn"
     max_actions: int | None = Field(default=None, ge=1, le=10_000)
-    include_private: bool = False
+    include_private: bool = Field(default=False, description=(
+        "For a shopper simulator or an evaluator, never an agent: adds private_task_instruction and "
+        "private_goal (attributes, options, budget, target ASIN) to the reset answer."))
     snapshot: str | None = Field(default=None, max_length=MAX_TOKEN_CHARS,
                                  description=_SNAPSHOT_DOC + " Opens the session in the token's state.")
 
@@ -190,7 +193,8 @@ def _step_body(lease: _Lease, step: V8Step | None = None) -> dict[str, Any]:
         "reward_detail": s.detail.model_dump(mode="json") if s.detail is not None else None,
         "action_feedback": step.feedback if step is not None else s.state.action_feedback,
         "actions_used": s.actions, "max_actions": s.max_actions,
-    }
+    } | ({"shopper_reply": s.reply, "dialogue": [t.model_dump() for t in s.dialogue]}
+         if s.interaction_mode == "multi_turn" else {})
 
 
 def _arguments(arguments: Any) -> Any:
@@ -255,6 +259,7 @@ async def create(request: Request) -> Response:
     }
     if body.include_private:
         out["private_task_instruction"] = task.instruction
+        out["private_goal"] = private_goal(task).model_dump(mode="json")
     return FastJSONResponse(out, status_code=201)
 
 
