@@ -27,6 +27,8 @@ class EpisodeResult(BaseModel):
     actions: list[str] = []
     termination: str | None = None
     environment_version: str | None = None
+    dialogue: list[dict[str, Any]] | None = None
+    """A multi-turn v8 episode's questions to the shopper and its answers (None elsewhere)."""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
         done = terminated or truncated
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
                          reward_info=info.get("reward_info"), actions=actions, termination=info.get("termination"),
-                         environment_version=info.get("environment_version"))
+                         environment_version=info.get("environment_version"), dialogue=info.get("dialogue"))
 
 
 def agent_counts(agent: Agent) -> dict[str, int] | None:

@@ -39,6 +39,7 @@ from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.breakdown import breakdown, goal_groups
 from shopsim.agents.reports.cost import cost_summary
 from shopsim.agents.reports.metrics import Summary, compute_metrics
+from shopsim.agents.shopper_eval import asking_split
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import ConfigError
 from shopsim.progress import Progress
@@ -279,6 +280,9 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
                      terminations=metrics.terminations)
     extra["breakdown"] = {axis: {g: s.model_dump() for g, s in groups.items()}
                           for axis, groups in breakdown(records).items()}
+    asking = asking_split(records)
+    if asking is not None:  # a multi-turn run: reward with and without asking the shopper
+        extra["asking"] = asking
     spend = sum_counts(records)
     if spend is not None:
         extra["agent_stats"] = spend
