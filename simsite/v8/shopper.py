@@ -162,7 +162,8 @@ class RuleShopper:
     def answer(self, question: str) -> str:
         """Answer the attributes, options and budget the question asks about (or say what can be asked)."""
         q = " ".join(question.casefold().split())
-        parts = self._options(q)
+        product = any(w in q for w in _PRODUCT)
+        parts = self._options(q, free=not product)
         if any(w in q for w in _ATTRS):
             parts.append(self._attributes())
         if any(w in q for w in _BUDGET):
@@ -171,21 +172,21 @@ class RuleShopper:
             brands = _brands(self.persona)
             parts.append(self.words["brand"].format(brands=self.words["sep"].join(brands)) if brands
                          else self.words["no_brand"])
-        if not parts and any(w in q for w in _PRODUCT):
+        if not parts and product:
             parts.append(self.words["product"])
         if not parts:
             parts.append(self.words["help"])
         sep = "" if self.lang == "zh" else " "
         return guard_answer(sep.join(dict.fromkeys(parts)), self.goal, self.title)
 
-    def _options(self, q: str) -> list[str]:
+    def _options(self, q: str, free: bool = True) -> list[str]:
         """Target options whose axis (or value) the question names; an asked axis outside the target is free."""
         w = self.words
         named = [o for o in self.goal.options if (o.axis and _mentions(q, o.axis)) or o.value.casefold() in q]
         if named:
             return [w["option"].format(axis=o.axis, value=o.value) if o.axis else w["value"].format(value=o.value)
                     for o in named]
-        if not any(word in q for word in _OPTION_WORDS):
+        if not free or not any(word in q for word in _OPTION_WORDS):
             return []
         unnamed = [o for o in self.goal.options if o.axis is None]
         if unnamed:  # options given as bare values: the shopper cannot tell which axis is asked
@@ -203,7 +204,7 @@ class RuleShopper:
         return self.words["budget"].format(limit=_num(self.goal.budget), unit=self.unit)
 
 
-_ASKED_AXIS = re.compile(r"^(?:请问)?(.{1,12}?)(?:选|要)?(?:哪个|哪种|哪款|什么)|which (.{1,30}?)(?: do| would|\?|$)")
+_ASKED_AXIS = re.compile(r"^(?:请问)?(.{1,12}?)(?:选|要)?(?:哪个|哪种|哪款|什么)|which (.{1,30}?)(?: do| would| should| is| are|\?|$)")
 
 
 def _asked_axis(q: str) -> str | None:
