@@ -139,7 +139,7 @@ def test_asks_count_toward_the_multi_turn_action_limit(shop):
     _, info = env.reset(options={"task_id": EN_TASK})
     assert info["interaction_mode"] == "multi_turn" and info["max_actions"] == 40
     for n in range(1, 41):
-        obs, reward, terminated, truncated, info = env.step("ask[What is your budget?]")
+        obs, reward, _, truncated, info = env.step("ask[What is your budget?]")
         assert info["actions_used"] == n and info["shopper_reply"] == "My budget is at most 65 dollars."
         assert obs.startswith("The shopper answered:")
     assert info["termination"] == "action_limit" and reward == 0.0 and truncated
@@ -180,7 +180,7 @@ def test_llm_shopper_answers_through_the_fake_and_is_guarded(shop):
         system = fake.requests[0]["messages"][0]["content"]
         assert "Daypack" in system and task.asin not in system and title not in system
         assert fake.requests[0]["messages"][1]["content"] == "Which capacity option?"
-        assert [t.answer for t in session.dialogue][0] == "Daypack, please." and session.actions == 3
+        assert session.dialogue[0].answer == "Daypack, please." and session.actions == 3
     finally:
         fake.close()
 
