@@ -188,10 +188,15 @@ def test_llm_shopper_answers_through_the_fake_and_is_guarded(shop):
 # ---- what asking is worth -----------------------------------------------------------------------------
 def test_heuristic_gains_from_asking_on_hidden_option_persona_tasks(shop):
     from shopsim.agents.shopper_eval import run_scenarios
+    from shopsim.errors import ConfigError
     from shopsim.simsite.v8.shopper_tasks import hidden_constraint_tasks
 
     ids = hidden_constraint_tasks(shop, 30, seed=0)
-    assert len(ids) == 30 and ids == hidden_constraint_tasks(shop, 30, seed=0)
+    assert len(ids) == 30 and ids == hidden_constraint_tasks(shop, 30, seed=0) != hidden_constraint_tasks(shop, 30, 1)
+    assert shop.goal_indices("hidden-options:30") == [shop.index_of(i) for i in ids]
+    for spec in ("hidden-options:x", "hidden-options:3:y"):
+        with pytest.raises(ConfigError, match="hidden-options:N"):
+            shop.goal_indices(spec)
     single, multi = run_scenarios(shop, "heuristic", ids, ["single_persona", "multi_persona"])
     assert single.asks_per_episode == 0 and multi.asks_per_episode >= 1
     assert multi.mean_reward > single.mean_reward, (single, multi)
