@@ -117,6 +117,11 @@ def test_ask_over_http_answers_counts_and_keeps_the_dialogue(server):
     tool = httpx.post(f"{url}/step", json={"tool": "ask", "arguments": {"question": "预算多少？"}}).json()
     assert tool["shopper_reply"] == "预算最多70元。" and tool["actions_used"] == 2
     searched = httpx.post(f"{url}/step", json={"action": "search[保温杯]"}).json()
+    from shopsim.simsite.v8.openapi import V8ResetResponse, V8StepResponse
+
+    V8ResetResponse.model_validate(reset)
+    for body in (first, tool, searched):
+        V8StepResponse.model_validate(body)
     assert searched["shopper_reply"] is None and searched["observation_state"]["page_type"] == "results"
     assert [(d["action"], d["question"]) for d in searched["dialogue"]] == [(1, "颜色选哪个？"), (2, "预算多少？")]
     empty = httpx.post(f"{url}/step", json={"action": "ask[]"}).json()
