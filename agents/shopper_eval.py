@@ -1,8 +1,8 @@
 """An agent in the four ShopSimulator scenarios, on the same tasks: what asking the shopper is worth.
 
 Each scenario plays every task once through :func:`~shopsim.agents.episode.run_episode` in this
-process; the score splits the episodes that asked from those that did not, so a report can show
-reward with and without asking.
+process, at the modes' action limits (a run's split of reward with and without asking is
+:func:`~shopsim.agents.reports.metrics.asking_split`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from shopsim.simsite.v8.session import DEFAULT_MAX_ACTIONS
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper_tasks import SCENARIOS
 
-__all__ = ["ScenarioScore", "asking_split", "run_scenarios"]
+__all__ = ["ScenarioScore", "run_scenarios"]
 
 
 class ScenarioScore(BaseModel):
@@ -30,22 +30,6 @@ class ScenarioScore(BaseModel):
     asks_per_episode: float
     mean_steps: float
     rewards: list[float]
-
-
-def asking_split(records: list[dict[str, Any]]) -> dict[str, dict[str, float]] | None:
-    """Episodes with at least one ``ask`` against those with none: count and mean reward each.
-
-    None when no record counts asks (a run with no multi-turn episodes).
-    """
-    rows = [r for r in records if isinstance(r.get("asks"), int)]
-    if not rows:
-        return None
-    out: dict[str, dict[str, float]] = {}
-    for name, part in (("with_asking", [r for r in rows if r["asks"] > 0]),
-                       ("without_asking", [r for r in rows if r["asks"] == 0])):
-        n = len(part)
-        out[name] = {"episodes": n, "mean_reward": sum(float(r["reward"]) for r in part) / n if n else 0.0}
-    return out
 
 
 def run_scenarios(shop: V8Shop, agent_name: str, task_ids: list[int], scenarios: list[str] | None = None, *,

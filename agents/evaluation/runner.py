@@ -38,8 +38,7 @@ from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs, run_tod
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.breakdown import breakdown, goal_groups
 from shopsim.agents.reports.cost import cost_summary
-from shopsim.agents.reports.metrics import Summary, compute_metrics
-from shopsim.agents.shopper_eval import asking_split
+from shopsim.agents.reports.metrics import Summary, asking_split, compute_metrics
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import ConfigError
 from shopsim.progress import Progress

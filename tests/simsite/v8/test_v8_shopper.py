@@ -222,3 +222,5 @@ def test_multi_turn_eval_records_the_dialogue_and_the_asking_split(tmp_path, sho
     steps = [json.loads(line) for line in (out / "traces.jsonl").read_text().splitlines()]
     replies = [s["shopper_reply"] for s in steps if s["action"].startswith("ask[")]
     assert replies and all(replies)
+    report = (out / "report.html").read_text(encoding="utf-8")
+    assert "Asking the shopper" in report and "with asking" in report
