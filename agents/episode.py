@@ -29,6 +29,8 @@ class EpisodeResult(BaseModel):
     environment_version: str | None = None
     #: Model turns the episode used (v8: the runner's limit counts these, not environment actions).
     turns: int | None = None
+    dialogue: list[dict[str, Any]] | None = None
+    """A multi-turn v8 episode's questions to the shopper and its answers (None elsewhere)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
             done = True
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
                          reward_info=info.get("reward_info"), actions=actions, termination=info.get("termination"),
-                         environment_version=info.get("environment_version"), turns=turns if rules else None)
+                         environment_version=info.get("environment_version"), turns=turns if rules else None,
+                         dialogue=info.get("dialogue"))
 
 
 def _turns(spent: dict[str, int] | None) -> int:

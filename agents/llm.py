@@ -162,7 +162,8 @@ class LLMAgent:
         self._cap = self.max_tokens or profile_for_version(info.get("environment_version") if v8 else None).llm_max_tokens
         has_search = bool(valid_actions.get("has_search_bar"))
         clicks = [c for c in valid_actions.get("clickables", []) if c != "search"]
-        tools = tool_schemas(has_search, clicks) if v8 else self.tools(has_search, clicks)
+        multi_turn = v8 and info.get("interaction_mode") == "multi_turn"  # the shopper answers ask[...]
+        tools = tool_schemas(has_search, clicks, ask=multi_turn) if v8 else self.tools(has_search, clicks)
         turn: list[dict[str, Any]] = [{"role": "user", "content": self._page_text(observation, info, has_search, clicks)}]
         self.turns.append(turn)
         self.turns = self.turns[-self.history_turns:]
@@ -201,7 +202,7 @@ class LLMAgent:
             finish = message.pop("_finish_reason", None)
             turn.append(_assistant_entry(message))
             try:
-                action, call_id = parse_v8_reply(message, offered)
+                action, call_id = parse_v8_reply(message, offered, multi_turn="ask" in offered)
             except ProtocolError as exc:
                 if finish == "length":
                     self.stats.generation_length += 1

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from shopsim.errors import ActionError
-from shopsim.v8.tool_calls import V8_TOOLS, canonical_action
+from shopsim.v8.tool_calls import MULTI_TURN_TOOLS, V8_TOOLS, canonical_action
 
 __all__ = ["REPAIR_TEXT", "ProtocolError", "parse_reply", "parse_v8_reply", "repair_messages"]
 
@@ -78,15 +78,17 @@ def parse_reply(message: dict[str, Any], has_search: bool, clicks: list[str]) ->
                         "unknown_tool")
 
 
-def parse_v8_reply(message: dict[str, Any], offered: list[str]) -> tuple[str, str]:
-    """v8 rules: ``(canonical action, call_id)`` for one well-formed call of a v8 tool, else ProtocolError."""
+def parse_v8_reply(message: dict[str, Any], offered: list[str], *, multi_turn: bool = False) -> tuple[str, str]:
+    """v8 rules: ``(canonical action, call_id)`` for one well-formed call of a v8 tool (``ask`` too in a
+    multi-turn session), else ProtocolError.
+    """
     calls = message.get("tool_calls") or []
     try:
         call, name, raw = _one_call(message)
     except ProtocolError as exc:
         text = REPAIR_TEXT[exc.code].format(n=len(calls))
         raise ProtocolError(text, exc.reply_to_calls, exc.code) from None
-    if name not in V8_TOOLS:
+    if name not in (MULTI_TURN_TOOLS if multi_turn else V8_TOOLS):
         raise ProtocolError(REPAIR_TEXT["unknown_tool"].format(tool=str(name)[:40], offered=" or ".join(offered)),
                             True, "unknown_tool")
     try:

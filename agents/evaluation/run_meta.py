@@ -116,6 +116,8 @@ def run_metadata(cfg: Any, *, started: datetime | None = None, goals: list[Any] 
         meta["task_mode"] = cfg.task_mode
     if cfg.agent_options.get("skills"):  # an assisted condition: which guidance the agent had
         meta["skills"] = load_skills(cfg.agent_options["skills"]).record()
+    if cfg.interaction_mode != "single_turn":
+        meta["interaction_mode"] = cfg.interaction_mode
     if cfg.price_per_1k_tokens is not None:
         meta["price_per_1k_tokens"] = list(cfg.price_per_1k_tokens)
     return meta

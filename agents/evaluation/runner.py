@@ -38,7 +38,7 @@ from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs, run_tod
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.breakdown import breakdown, goal_groups
 from shopsim.agents.reports.cost import cost_summary
-from shopsim.agents.reports.metrics import Summary, compute_metrics
+from shopsim.agents.reports.metrics import Summary, asking_split, compute_metrics
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import ConfigError
 from shopsim.progress import Progress
@@ -281,6 +281,9 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
                      turns={"total": sum(turns), "per_episode": sum(turns) / len(turns) if turns else 0.0})
     extra["breakdown"] = {axis: {g: s.model_dump() for g, s in groups.items()}
                           for axis, groups in breakdown(records).items()}
+    asking = asking_split(records)
+    if asking is not None:  # a multi-turn run: reward with and without asking the shopper
+        extra["asking"] = asking
     spend = sum_counts(records)
     if spend is not None:
         extra["agent_stats"] = spend

@@ -106,6 +106,7 @@ class _StepWriter:
             **({"termination": step.next_info.get("termination"),
                 "environment_version": step.next_info.get("environment_version"), **_turn_counts(step)}
                if self.v8 else {}),
+            **({"shopper_reply": step.next_info["shopper_reply"]} if step.next_info.get("shopper_reply") else {}),
         }
         self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")
         if self.screenshots is not None:
@@ -151,7 +152,8 @@ class EpisodePlayer:
             self.source = None if self.replay else _source(cfg, self.stack, part)
             self.env = ShopEnv(shop, strict=cfg.strict, source=self.source,
                                max_steps=cfg.max_steps if self.v8 else None,
-                               task_mode=cfg.task_mode if self.v8 else None)
+                               task_mode=cfg.task_mode if self.v8 else None,
+                               interaction_mode=cfg.interaction_mode if self.v8 else "single_turn")
             self.agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
         except BaseException:
             self.stack.close()
@@ -197,9 +199,11 @@ class EpisodePlayer:
         spent_before = agent_counts(self.agent)
         result = run_episode(self.env, self.agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
         # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
-        rec = {**result.model_dump(exclude=None if self.v8 else {"termination", "environment_version", "turns"}),
+        rec = {**result.model_dump(exclude={"dialogue"} if self.v8 else {"termination", "environment_version", "turns", "dialogue"}),
                "unique_items": len(writer.visited),
                "searches": sum(a.lower().startswith("search[") for a in result.actions), **bundle}
+        if result.dialogue is not None:  # a multi-turn v8 episode: its questions, answers and count
+            rec.update(asks=len(result.dialogue), dialogue=result.dialogue)
         spent = counts_since(self.agent, spent_before)
         if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
             rec["agent_stats"] = spent

@@ -150,6 +150,24 @@ def test_multi_turn_mode_allows_40_turns(fake):
     assert (result.termination, result.turns, len(fake.requests)) == ("action_limit", 40, 40)
 
 
+def test_multi_turn_offers_ask_and_the_shopper_answers_on_the_same_page(fake):
+    if not SAMPLE.exists():
+        pytest.skip(f"the v8 dev kit is not at {SAMPLE}")
+    fake.script = [reply(call("ask", {"question": "你想要什么颜色？"})), reply(call("search", {"query": "收纳盒"}))]
+    multi = ShopEnv(config=ShopConfig(profile="shopsim-v8", data_dir=SAMPLE), interaction_mode="multi_turn")
+    result, _ = play(multi, agent_for(fake), 9031, max_steps=2)
+    assert set(tools_of(fake.requests[0])) == {"search", "ask"}  # ask only where the shopper listens
+    assert result.actions[0] == "ask[你想要什么颜色？]" and result.dialogue and len(result.dialogue) == 1
+    assert "The shopper answered" in fake.requests[1]["messages"][-1]["content"]  # the answer reaches the model
+    single_tools = tools_of(fake.requests[0])
+    fake.requests.clear()
+    fake.script = [reply(call("ask", {"question": "颜色？"})), reply(call("search", {"query": "收纳盒"}))]
+    agent = agent_for(fake)
+    one, _ = play(ShopEnv(config=ShopConfig(profile="shopsim-v8", data_dir=SAMPLE)), agent, 9031, max_steps=1)
+    assert "ask" not in tools_of(fake.requests[0]) and "ask" in single_tools
+    assert one.actions == ["search[收纳盒]"] and agent.stats.errors[0].startswith("unknown_tool")
+
+
 def test_length_cut_off_ends_as_generation_length_without_repair(fake, env):
     fake.script = [BAD["no_tool_call"], reply(call("search", {"query": "收纳盒"})),
                    {**reply(content="让我想想" * 40), "finish_reason": "length"}]
