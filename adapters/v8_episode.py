@@ -3,8 +3,10 @@ and :class:`V8Source`, the page source that plays it (the ``shopsim-v8`` profile
 
 ``info`` keeps the keys every shopsim agent and runner reads (``valid_actions``, ``page_state``,
 ``instruction``, ``reward_info``) and adds v8's own (``observation_state``, ``termination``,
-``user_persona``, ``environment_version``, ``reward_detail``), so agents built on PageState still
-work and v8-aware agents get the contract's facts.
+``user_persona``, ``environment_version``, ``reward_detail``, ``interaction_mode``; in multi-turn
+episodes ``shopper_reply`` and ``dialogue``), so agents built on PageState still work and v8-aware
+agents get the contract's facts. ``private_goal`` is there only when the reset asked for it
+(``include_private``: for a shopper simulator or an evaluator, never for the agent under test).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.records import public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.simsite.v8.shopper import private_goal
 from shopsim.v8.observation_state import ObservationState, page_state_from_observation
 
 __all__ = ["V8Episode", "V8Source", "v8_episode_source", "v8_info"]
@@ -27,7 +30,7 @@ class V8Episode:
     """One v8 session for a Gymnasium step loop."""
 
     def __init__(self, shop: V8Shop, index: int, *, task_mode: str | None = None, max_actions: int | None = None,
-                 interaction_mode: str = "single_turn"):
+                 interaction_mode: str = "single_turn", include_private: bool = False):
         if interaction_mode not in ("single_turn", "multi_turn"):
             raise ConfigError(f"interaction_mode {interaction_mode!r}: use single_turn or multi_turn")
         self.task = shop.goal(index)
@@ -41,6 +44,7 @@ class V8Episode:
                                  interaction_mode=interaction_mode)  # type: ignore[arg-type]
         self.instruction = self.task.instruction_for(self.mode)  # type: ignore[arg-type]
         self.last: V8Step | None = None
+        self.include_private = include_private
 
     @property
     def page_state(self) -> PageState:
@@ -68,16 +72,24 @@ class V8Episode:
                        s.detail.model_dump(mode="json") if s.detail is not None else None,
                        instruction=self.instruction, task_id=self.task.task_id, task_mode=self.mode,
                        user_persona=public_persona(self.task.user_persona) if self.mode == "persona" else None,
-                       actions_used=s.actions, max_actions=s.max_actions)
+                       actions_used=s.actions, max_actions=s.max_actions, interaction_mode=s.interaction_mode,
+                       shopper_reply=s.reply, dialogue=[t.model_dump() for t in s.dialogue],
+                       private=private_goal(self.task).model_dump(mode="json") if self.include_private else None)
 
 
 def v8_info(state: PageState, obs: ObservationState, detail: dict[str, Any] | None, *, instruction: str,
             task_id: int, task_mode: str, user_persona: dict[str, Any] | None, actions_used: int,
-            max_actions: int) -> dict[str, Any]:
+            max_actions: int, interaction_mode: str, shopper_reply: str | None = None,
+            dialogue: list[dict[str, Any]] | None = None, private: dict[str, Any] | None = None) -> dict[str, Any]:
     """A v8 step's ``info`` from its facts, wherever the episode runs (in process, or over HTTP), so the
     two give equal ``info`` for equal episodes.
     """
     purchased = detail is not None and obs.termination == "purchase"
+    extra: dict[str, Any] = {}
+    if interaction_mode == "multi_turn":
+        extra.update(shopper_reply=shopper_reply, dialogue=dialogue or [])
+    if private is not None:
+        extra["private_goal"] = private
     return {
         "valid_actions": state.valid_actions(),
         "page_state": state,
@@ -93,6 +105,8 @@ def v8_info(state: PageState, obs: ObservationState, detail: dict[str, Any] | No
         "environment_version": ENVIRONMENT["environment_version"],
         "actions_used": actions_used,
         "max_actions": max_actions,
+        "interaction_mode": interaction_mode,
+        **extra,
     }
 
 
@@ -102,7 +116,7 @@ class V8Source(SourceBase):
     """
 
     #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
-    episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode")
+    episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode", "include_private")
 
     def __init__(self, shop: V8Shop, *, max_actions: int | None = None, task_mode: str | None = None,
                  interaction_mode: str = "single_turn"):
@@ -114,7 +128,8 @@ class V8Source(SourceBase):
         """Start task ``goal_index``; ``task_mode``/``interaction_mode`` in ``options`` override the source's."""
         self.episode = V8Episode(self.shop, goal_index, task_mode=options.get("task_mode", self.task_mode),
                                  max_actions=self.max_actions,
-                                 interaction_mode=options.get("interaction_mode", self.interaction_mode))
+                                 interaction_mode=options.get("interaction_mode", self.interaction_mode),
+                                 include_private=bool(options.get("include_private", False)))
         return self.episode.page_state
 
     def _playing(self, method: str) -> V8Episode:

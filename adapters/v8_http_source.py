@@ -15,6 +15,7 @@ from shopsim.adapters.v8_client import V8Client
 from shopsim.adapters.v8_episode import v8_info
 from shopsim.errors import ConfigError, ResetNeeded
 from shopsim.page import PageState
+from shopsim.simsite.profiles import Profile, get_profile
 from shopsim.simsite.v8.openapi import V8ResetResponse, V8StepResponse
 from shopsim.v8.observation_state import page_state_from_observation
 
@@ -25,7 +26,10 @@ class V8HttpSource(SourceBase):
     """A v8 service's sessions as a page source (one lease at a time, released on reset and close)."""
 
     #: The per-episode ``reset`` options this source reads (ShopEnv passes them on from ``reset(options=)``).
-    episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode")
+    episode_options: ClassVar[tuple[str, ...]] = ("task_mode", "interaction_mode", "include_private")
+
+    #: The contract its episodes follow, for ShopEnv (which has no shop to ask): the runner's turn rules apply.
+    profile: ClassVar[Profile] = get_profile("shopsim-v8")
 
     def __init__(self, base_url: str, *, max_actions: int | None = None, task_mode: str | None = None,
                  interaction_mode: str = "single_turn", client: V8Client | None = None):
@@ -42,7 +46,8 @@ class V8HttpSource(SourceBase):
                               f"(0..{len(ids) - 1})")
         self.opened = self.client.reset(ids[goal_index], task_mode=options.get("task_mode", self.task_mode),
                                         interaction_mode=options.get("interaction_mode", self.interaction_mode),
-                                        max_actions=self.max_actions)
+                                        max_actions=self.max_actions,
+                                        include_private=bool(options.get("include_private", False)))
         self.current = self.opened
         return self._page()
 
@@ -81,7 +86,9 @@ class V8HttpSource(SourceBase):
                        current.reward_detail.model_dump(mode="json") if current.reward_detail is not None else None,
                        instruction=opened.task_instruction, task_id=opened.task_id, task_mode=opened.task_mode,
                        user_persona=opened.user_persona, actions_used=current.actions_used,
-                       max_actions=current.max_actions)
+                       max_actions=current.max_actions, interaction_mode=opened.interaction_mode,
+                       shopper_reply=current.shopper_reply, dialogue=[t.model_dump() for t in current.dialogue or []],
+                       private=opened.private_goal.model_dump(mode="json") if opened.private_goal is not None else None)
 
     @property
     def goal_index(self) -> int | None:

@@ -25,9 +25,9 @@ class Agent(Protocol):
 class PolicyFailure(Exception):
     """Raised by ``act`` when the policy cannot produce an action and the episode must end.
 
-    ``code`` is the termination the runtime reports to the environment; today only
-    ``generation_length`` (a model turn hit its token cap without one valid tool call), which the
-    shopsim-v8 profile scores as the zero vector.
+    ``code`` is the termination the runtime reports to the environment: ``generation_length`` (a
+    model turn hit its token cap without one valid tool call) or ``action_limit`` (the episode's
+    model turns ran out on protocol errors), which the shopsim-v8 profile scores as the zero vector.
     """
 
     def __init__(self, code: str, message: str = ""):

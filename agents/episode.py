@@ -27,22 +27,32 @@ class EpisodeResult(BaseModel):
     actions: list[str] = []
     termination: str | None = None
     environment_version: str | None = None
+    #: Model turns the episode used (v8: the runner's limit counts these, not environment actions).
+    turns: int | None = None
+    dialogue: list[dict[str, Any]] | None = None
+    """A multi-turn v8 episode's questions to the shopper and its answers (None elsewhere)."""
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step as the step hook sees it: what the agent saw, what it did, and what came back."""
+    """One step as the step hook sees it: what the agent saw, what it did, and what came back.
+
+    ``action`` is None when the runtime ended the episode instead (v8: ``generation_length``, or
+    ``action_limit`` after the last turn); ``spent`` is the agent's counters for this step (model
+    turns, protocol errors, repairs), None for agents that keep none.
+    """
 
     goal_index: int
     index: int  # 0 for the episode's first action
     observation: Any
     info: dict[str, Any]
-    action: str
+    action: str | None
     next_observation: Any
     reward: float
     terminated: bool
     truncated: bool
     next_info: dict[str, Any]
+    spent: dict[str, int] | None = None
 
 
 StepHook = Callable[[Step], None]
@@ -53,28 +63,62 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
                 on_step: StepHook | None = None) -> EpisodeResult:
     """Play one goal until purchase, truncation or ``max_steps`` actions; ``on_step`` sees every step.
 
-    The one episode loop: ``shopsim eval``'s workers and the tests run theirs through it too.
+    The one episode loop: ``shopsim eval``'s workers and the tests run theirs through it too. Under a
+    profile with its own episode rules (v8) it is the seed's runtime: the limit counts model turns
+    (the agent's ``turns`` counter; one per action for agents without one), the agent sees how many
+    are left as ``info["turns_left"]``, and when they run out, or the policy fails, the episode ends
+    through the environment's terminate interface (``action_limit``, ``generation_length``).
     """
     agent.reset(seed=seed + goal_index)
     obs, info = env.reset(seed=seed, options={"goal": goal_index})
-    reward, done, truncated, steps, actions = 0.0, False, False, 0, []
+    rules = env.profile.episode_rules
+    limit = int(info.get("max_actions") or max_steps) if rules else None
+    reward, done, truncated, steps, turns, actions = 0.0, False, False, 0, 0, []
     while not done and steps < max_steps:
+        seen = {**info, "turns_left": limit - turns} if limit is not None else info
+        before = agent_counts(agent)
         try:
-            action = agent.act(obs, info["valid_actions"], info)
-        except PolicyFailure as failure:  # e.g. generation_length: the runtime ends the episode
-            obs, reward, terminated, truncated, info = env.terminate(failure.code)
+            action = agent.act(obs, info["valid_actions"], seen)
+        except PolicyFailure as failure:  # generation_length, or turns used up by protocol errors
+            spent = counts_since(agent, before)
+            turns += _turns(spent)
+            obs, reward, truncated, info = _runtime_end(env, failure.code, Step(
+                goal_index, steps, obs, seen, None, None, 0.0, True, False, {}, spent), on_step)
             done = True
             break
+        spent = counts_since(agent, before)
+        turns += _turns(spent)
         actions.append(action)
         next_obs, reward, terminated, truncated, next_info = env.step(action)
         if on_step is not None:
-            on_step(Step(goal_index, steps, obs, info, action, next_obs, reward, terminated, truncated, next_info))
+            on_step(Step(goal_index, steps, obs, seen, action, next_obs, reward, terminated, truncated, next_info, spent))
         obs, info = next_obs, next_info
         steps += 1
         done = terminated or truncated
+        if not done and limit is not None and turns >= limit:  # the last turn went by without a purchase
+            obs, reward, truncated, info = _runtime_end(env, "action_limit", Step(
+                goal_index, steps, obs, info, None, None, 0.0, True, False, {}, None), on_step)
+            done = True
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
                          reward_info=info.get("reward_info"), actions=actions, termination=info.get("termination"),
-                         environment_version=info.get("environment_version"))
+                         environment_version=info.get("environment_version"), turns=turns if rules else None,
+                         dialogue=info.get("dialogue"))
+
+
+def _turns(spent: dict[str, int] | None) -> int:
+    """Model turns one ``act`` used: the agent's own count, else one (an agent that keeps none)."""
+    return spent["turns"] if spent is not None and "turns" in spent else 1
+
+
+def _runtime_end(env: ShopEnv, reason: str, step: Step,
+                 on_step: StepHook | None) -> tuple[Any, float, bool, dict[str, Any]]:
+    """End the episode through the environment's terminate interface; the hook sees it as an
+    action-less step (``step`` filled in with what came back). Returns ``(obs, reward, truncated, info)``.
+    """
+    obs, reward, _, truncated, info = env.terminate(reason)
+    if on_step is not None:
+        on_step(dataclasses.replace(step, next_observation=obs, reward=reward, truncated=truncated, next_info=info))
+    return obs, reward, truncated, info
 
 
 def agent_counts(agent: Agent) -> dict[str, int] | None:

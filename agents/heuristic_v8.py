@@ -5,6 +5,10 @@ words, the search's own tokenizer) with title, category and key attributes, pref
 prices under the budget; open the best few; on a product choose each axis by the value the request
 names, else the cheapest value under the budget; buy once ``buy now`` appears and the SKU price
 fits, else try the next candidate; buy the best seen when the action budget runs short.
+
+In a multi-turn episode (``info['interaction_mode'] == 'multi_turn'``) it asks the shopper about
+an option axis the request and the answers so far name no value for (once per axis, in the
+request's language), and reads the answers like the request.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ __all__ = ["V8Heuristic"]
 
 _BUDGET_PHRASE = re.compile(
     r"[，,。;；]?\s*(?:能接受的)?(?:价格|预算|价位)[^，,。;；]*|(?:priced|under|around|about|below)\b[^,.;]*", re.I)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 _NOISE = re.compile(r"[，,。.;；:：!！?？()（）\[\]“”\"']")
 MAX_QUERY_CHARS = 60
+_FEATURES = "\0features"  # the first question (the request's attributes), beside the option axes asked
 
 
 def _query(instruction: str) -> str:
@@ -55,6 +61,10 @@ class V8Heuristic:
     ranked: list[str] = field(default_factory=list)
     tried: list[str] = field(default_factory=list)
     best: tuple[float, str] | None = None
+    known: str = ""
+    """The request plus the shopper's answers: what option choices are read from."""
+    asked: set[str] = field(default_factory=set)
+    multi_turn: bool = False
 
     def act(self, info: dict[str, Any]) -> str:
         """The next action for a v8 page, read from ``info['observation_state']``."""
@@ -65,9 +75,17 @@ class V8Heuristic:
             self.tokens = set(tokenize(_query(instruction)))
             found = parse_budget(instruction)
             self.budget = found[0] if found else None
+            self.known = instruction
+        self.multi_turn = info.get("interaction_mode") == "multi_turn"
+        if info.get("shopper_reply"):
+            self.known += "\n" + str(info["shopper_reply"])
+            self.tokens = set(tokenize(_query(self.known)))
         self.steps += 1
         if obs.page_type == "search":
-            return f"search[{_query(instruction)}]"
+            if self.multi_turn and _FEATURES not in self.asked and self.max_steps - self.steps > 6:
+                self.asked.add(_FEATURES)
+                return "ask[有什么功能要求？]" if _CJK.search(instruction) else "ask[Which features do you need?]"
+            return f"search[{_query(self.known)}]"
         if obs.page_type == "results":
             return self._on_results(obs)
         if obs.page_type == "product" and obs.product is not None:
@@ -97,15 +115,30 @@ class V8Heuristic:
 
     def _choice(self, p: ProductFacts, axis: str) -> str:
         values = p.option_axes[axis]
-        named = [v for v in values if v and v.casefold() in self.instruction.casefold()]
+        named = self._named(values)
         if named:
             return max(named, key=len)
-        scored = sorted(values, key=lambda v: -_overlap(set(tokenize(v)), self.instruction))
-        if scored and _overlap(set(tokenize(scored[0])), self.instruction) > 0:
+        scored = sorted(values, key=lambda v: -_overlap(set(tokenize(v)), self.known))
+        if scored and _overlap(set(tokenize(scored[0])), self.known) > 0:
             return scored[0]
         return values[0]
 
+    def _named(self, values: list[str]) -> list[str]:
+        return [v for v in values if v and v.casefold() in self.known.casefold()]
+
+    def _question(self, p: ProductFacts) -> str | None:
+        """An ``ask`` about the first axis with no named value, when multi-turn and steps allow."""
+        if not self.multi_turn or self.max_steps - self.steps < 3 + len(p.option_axes):
+            return None
+        for axis, values in p.option_axes.items():
+            if axis not in self.asked and not self._named(values):
+                self.asked.add(axis)
+                return f"ask[{axis}选哪个？]" if _CJK.search(self.instruction) else f"ask[Which {axis} do you want?]"
+        return None
+
     def _on_product(self, obs: ObservationState, p: ProductFacts) -> str:
+        if (question := self._question(p)) is not None:
+            return question
         for axis in p.option_axes:
             want = self._choice(p, axis)
             if obs.selected_options.get(axis) != want and f"{axis}={want}" in obs.clickables:

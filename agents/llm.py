@@ -2,8 +2,12 @@
 
 The valid actions become tools (``search`` only when the page has a search bar; ``click`` with an
 ``enum`` of exactly the page's clickables), so a well-behaved model cannot name an action the page
-lacks. Models misbehave anyway, so every protocol error gets a repair turn that says what was wrong,
-and after ``repair_budget`` failed repairs the agent takes a safe action and counts the failure.
+lacks. Models misbehave anyway, so every protocol error gets a repair turn that says what was wrong.
+On WebShop pages, after ``repair_budget`` failed repairs the agent takes a safe action and counts the
+failure. On shopsim-v8 pages the seed's runtime rules hold instead: each model response is a turn,
+repairs go on while the runner's turns last (``info["turns_left"]``), and the agent never invents
+an action: when the turns run out it raises ``PolicyFailure("action_limit")``. An optional skill
+context file (``skills=``, the assisted conditions) joins the system context.
 Plain httpx keeps the dependency surface small and lets tests swap the transport; an ``openai``
 client object works too (``client=OpenAI(...)``).
 
@@ -27,10 +31,14 @@ from typing import Any
 import httpx
 
 from shopsim.agents.base import PolicyFailure
+from shopsim.agents.llm_protocol import ProtocolError, parse_reply, parse_v8_reply, repair_messages
 from shopsim.agents.redact import Scrubber
+from shopsim.agents.skills import SkillContext, load_skills
 from shopsim.errors import ConfigError, SourceError
+from shopsim.simsite.profiles import profile_for_version
+from shopsim.v8.tool_calls import tool_schemas
 
-__all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats", "ProtocolError"]
+__all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats"]
 
 SYSTEM_PROMPT = """You are a careful online shopper in a web shop. Your task is to buy the one product that best \
 fits the customer's instruction: the right kind of product, with the attributes asked for, with every \
@@ -53,18 +61,13 @@ _MAX_WAIT_S = 60.0
 _log = logging.getLogger("shopsim.agents.llm")
 
 
-class ProtocolError(Exception):
-    """The model's reply did not follow the one-tool-call protocol (internal; triggers a repair)."""
-
-    def __init__(self, message: str, reply_to_calls: bool):
-        super().__init__(message)
-        self.reply_to_calls = reply_to_calls
-
-
 @dataclass
 class LLMStats:
-    """What the agent spent and how often the model broke the protocol."""
+    """What the agent spent and how often the model broke the protocol (``turns``: model responses
+    that counted against an episode's turn limit; ``errors``: what each protocol error was).
+    """
 
+    turns: int = 0
     requests: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -98,7 +101,7 @@ class LLMAgent:
         *,
         seed: int = 0,
         temperature: float = 0.0,
-        max_tokens: int = 256,
+        max_tokens: int | None = None,
         history_turns: int = 6,
         repair_budget: int = 2,
         timeout: float = 60.0,
@@ -109,6 +112,7 @@ class LLMAgent:
         transport: httpx.BaseTransport | None = None,
         client: Any = None,
         sleep: Callable[[float], None] = time.sleep,
+        skills: str | os.PathLike[str] | None = None,
     ):
         client_url = getattr(client, "base_url", None) if client is not None else None
         self.base_url = (base_url or (str(client_url) if client_url else None) or _env(_ENV_BASE_URL)
@@ -121,7 +125,11 @@ class LLMAgent:
         self.model = model
         self.api_key = api_key or _env(_ENV_API_KEY)
         self._scrub = Scrubber([self.api_key] if self.api_key else [])
+        #: None: the profile's default per page (WebShop 256, shopsim-v8 4,096, the seed's cap).
         self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
+        #: The assisted conditions' skill context (guidance only: the task and pages stay the same).
+        self.skills: SkillContext | None = load_skills(skills) if skills is not None else None
+        self._cap = max_tokens or profile_for_version(None).llm_max_tokens
         self.history_turns, self.repair_budget, self.timeout = history_turns, repair_budget, timeout
         self.tool_choice, self.system_prompt = tool_choice, system_prompt
         self.retries, self.backoff, self._sleep = retries, backoff, sleep
@@ -144,36 +152,31 @@ class LLMAgent:
         self._episode_seed = self.seed if seed is None else seed
 
     def act(self, observation: str, valid_actions: dict[str, Any], info: dict[str, Any]) -> str:
-        """One user turn with the page; up to ``repair_budget`` repair turns; else a safe action.
+        """One user turn with the page, then repairs until one tool call is valid.
 
-        On a shopsim-v8 page (``observation_state`` in ``info``) the contract's runtime rules apply:
-        the public persona joins the system context, a click outside the enum goes to the
-        environment (which answers ``unavailable_action``), and a reply cut off by the token cap
-        (``finish_reason: length``) without one valid tool call raises ``PolicyFailure``
-        (``generation_length``) instead of being repaired.
+        On a shopsim-v8 page (``observation_state`` in ``info``) the contract's runtime rules apply
+        (:meth:`_act_v8`); elsewhere up to ``repair_budget`` repairs, then a safe action.
         """
         v8 = info.get("observation_state") is not None
         self.persona = info.get("user_persona") if v8 else None
+        self._cap = self.max_tokens or profile_for_version(info.get("environment_version") if v8 else None).llm_max_tokens
         has_search = bool(valid_actions.get("has_search_bar"))
         clicks = [c for c in valid_actions.get("clickables", []) if c != "search"]
-        tools = self.tools(has_search, clicks)
+        multi_turn = v8 and info.get("interaction_mode") == "multi_turn"  # the shopper answers ask[...]
+        tools = tool_schemas(has_search, clicks, ask=multi_turn) if v8 else self.tools(has_search, clicks)
         turn: list[dict[str, Any]] = [{"role": "user", "content": self._page_text(observation, info, has_search, clicks)}]
         self.turns.append(turn)
         self.turns = self.turns[-self.history_turns:]
+        if v8:
+            return self._act_v8(turn, tools, info)
         for attempt in range(self.repair_budget + 1):
             message = self._complete(tools)
-            finish = message.pop("_finish_reason", None)
+            message.pop("_finish_reason", None)
             turn.append(_assistant_entry(message))
             try:
-                action, call_id = self._parse(message, has_search, clicks, enum_checked=not v8)
+                action, call_id = parse_reply(message, has_search, clicks)
             except ProtocolError as exc:
-                if v8 and finish == "length":
-                    self.stats.generation_length += 1
-                    raise PolicyFailure("generation_length", f"the model hit max_tokens={self.max_tokens} "
-                                        f"without one valid tool call ({exc})") from exc
-                self.stats.protocol_errors += 1
-                self.stats.errors.append(str(exc))
-                turn.extend(self._repair_messages(message, str(exc), exc.reply_to_calls))
+                self._protocol_error(turn, message, exc)
                 if attempt < self.repair_budget:
                     self.stats.repairs += 1
                 continue
@@ -181,6 +184,41 @@ class LLMAgent:
             return action
         self.stats.fallbacks += 1
         return self._safe_action(has_search, clicks, info)
+
+    def _act_v8(self, turn: list[dict[str, Any]], tools: list[dict[str, Any]], info: dict[str, Any]) -> str:
+        """The seed's runtime: each response is a turn; a protocol error is repaired on the same page
+        while turns are left; a length cut without one valid call raises ``generation_length``; no
+        turn left raises ``action_limit``. The agent never picks an action the model did not call.
+        """
+        left = info.get("turns_left")
+        if left is None:  # outside the runner: the turns the environment has left
+            limit = info.get("max_actions") or profile_for_version(info.get("environment_version")).default_max_actions
+            left = int(limit or 0) - int(info.get("actions_used") or 0)
+        offered = [t["function"]["name"] for t in tools]
+        for used in range(max(0, int(left))):
+            if used:
+                self.stats.repairs += 1  # this turn answers the repair message on the same page
+            message = self._complete(tools)
+            finish = message.pop("_finish_reason", None)
+            turn.append(_assistant_entry(message))
+            try:
+                action, call_id = parse_v8_reply(message, offered, multi_turn="ask" in offered)
+            except ProtocolError as exc:
+                if finish == "length":
+                    self.stats.generation_length += 1
+                    raise PolicyFailure("generation_length", f"the model hit max_tokens={self._cap} "
+                                        f"without one valid tool call ({exc.code})") from exc
+                self._protocol_error(turn, message, exc)
+                continue
+            turn.append({"role": "tool", "tool_call_id": call_id, "content": f"executed {action}"})
+            return action
+        raise PolicyFailure("action_limit", f"the model's turns ran out without a valid tool call ({left} left)")
+
+    def _protocol_error(self, turn: list[dict[str, Any]], message: dict[str, Any], exc: ProtocolError) -> None:
+        """Count the error and put its repair message on the turn."""
+        self.stats.protocol_errors += 1
+        self.stats.errors.append(f"{exc.code}: {exc}")
+        turn.extend(repair_messages(message, str(exc), exc.reply_to_calls))
 
     def close(self) -> None:
         """Close the HTTP client."""
@@ -215,6 +253,8 @@ class LLMAgent:
         if self.persona is not None:
             system += ("\n\nThe customer's profile (evidence about preferences, not hard constraints; the request "
                        "comes first):\n" + json.dumps(self.persona, ensure_ascii=False, indent=1))
+        if self.skills is not None:
+            system += "\n\nSkill context (guidance for how to shop; the request and the page decide):\n" + self.skills.text
         out: list[dict[str, Any]] = [{"role": "system", "content": system}]
         for turn in self.turns[-self.history_turns:]:
             out.extend(turn)
@@ -227,7 +267,7 @@ class LLMAgent:
             "messages": self.messages(),
             "temperature": self.temperature,
             "seed": self._episode_seed,
-            "max_tokens": self.max_tokens,
+            "max_tokens": self._cap,
         }
         if tools:
             body["tools"] = tools
@@ -258,6 +298,7 @@ class LLMAgent:
         except (KeyError, IndexError, TypeError):
             raise SourceError(scrub(f"LLM server {url} sent no chat completion: {str(data)[:300]}")) from None
         self.stats.requests += 1
+        self.stats.turns += 1  # one model response, however it turns out
         usage = data.get("usage") or {}
         for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
             value = usage.get(key)
@@ -303,48 +344,6 @@ class LLMAgent:
         return data if isinstance(data, dict) else {}
 
     # ---- reply handling -------------------------------------------------------------------------------
-    def _parse(self, message: dict[str, Any], has_search: bool, clicks: list[str],
-               enum_checked: bool = True) -> tuple[str, str]:
-        calls = message.get("tool_calls") or []
-        if not calls:
-            raise ProtocolError("you replied without a tool call; call exactly one tool", reply_to_calls=False)
-        if len(calls) > 1:
-            raise ProtocolError(f"you made {len(calls)} tool calls; make exactly one (none was executed)",
-                                reply_to_calls=True)
-        call = calls[0]
-        fn = call.get("function") or {}
-        name, raw = fn.get("name"), fn.get("arguments")
-        try:
-            args = raw if isinstance(raw, dict) else json.loads(raw or "{}")
-        except (TypeError, ValueError) as exc:
-            raise ProtocolError(f"the arguments of {name} are not valid JSON ({exc})", reply_to_calls=True) from exc
-        if not isinstance(args, dict):
-            raise ProtocolError(f"the arguments of {name} must be a JSON object", reply_to_calls=True)
-        if name == "search" and has_search:
-            query = " ".join(str(args.get("query") or "").replace("[", " ").replace("]", " ").split())
-            if not query:
-                raise ProtocolError("search needs a non-empty 'query'", reply_to_calls=True)
-            return f"search[{query}]", str(call.get("id") or "")
-        if name == "click" and clicks:
-            value = args.get("value")
-            if isinstance(value, str) and value and not enum_checked:
-                return f"click[{value}]", str(call.get("id") or "")
-            if not isinstance(value, str) or value not in clicks:
-                raise ProtocolError(f"click value {value!r} is not one of the allowed values: {', '.join(clicks)}",
-                                    reply_to_calls=True)
-            return f"click[{value}]", str(call.get("id") or "")
-        offered = [n for n, ok in (("search", has_search), ("click", bool(clicks))) if ok]
-        raise ProtocolError(f"tool {name!r} is not available on this page; use one of: {', '.join(offered)}",
-                            reply_to_calls=True)
-
-    def _repair_messages(self, message: dict[str, Any], problem: str, reply_to_calls: bool) -> list[dict[str, Any]]:
-        """Tool replies for each call made (the API requires them), else a user message."""
-        text = f"Protocol error: {problem}. Reply again with exactly one tool call."
-        calls = message.get("tool_calls") or []
-        if reply_to_calls and calls:
-            return [{"role": "tool", "tool_call_id": str(c.get("id") or ""), "content": text} for c in calls]
-        return [{"role": "user", "content": text}]
-
     def _safe_action(self, has_search: bool, clicks: list[str], info: dict[str, Any]) -> str:
         if "back to search" in clicks:
             return "click[back to search]"

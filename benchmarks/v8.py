@@ -1,16 +1,21 @@
-"""The shopsim-v8 profile: steps/s in-process, search quality, and slot fairness under oversubscription.
+"""The shopsim-v8 profile: steps/s in-process, search quality, slot fairness, and what asking the shopper is worth.
 
-    python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--json] [--client-only]
+    python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--shopper-tasks N] [--json]
+    python benchmarks/v8.py --only shopper            # just the four-scenario table (a few seconds)
+    python benchmarks/v8.py --only client             # just the HTTP-client rollout rows (about a minute)
 
 Prints one table. Targets (2-core machine): >= 4,000 steps/s in-process for the heuristic agent;
 the JSON API (``shopsim serve --profile shopsim-v8`` in its own process, loaded by separate client
 processes, see ``benchmarks/_http_load.py``) as fast from its first purchase on as later. Search latency on a
 22,726-product catalog is measured by ``benchmarks/v8_search.py`` (target p95 < 5 ms). The
 fairness run opens 2x as many sessions as there are slots, each holding its slot for a short
-episode, and reports how long resets waited and whether they were served in arrival order.
-The HTTP-client rows are what an RL trainer sees: threads in one process, each playing heuristic
-rollouts through ``ShopEnv`` over :class:`~shopsim.adapters.v8_http_source.V8HttpSource` (the
-:class:`~shopsim.adapters.v8_client.V8Client`) against a served instance; ``--client-only`` runs just them.
+episode, and reports how long resets waited and whether they were served in arrival order. The
+shopper table plays the heuristic agent in the four scenarios (single/multi-turn x standard/persona)
+on the persona tasks whose request hides a target option (a seeded sample): the multi-turn agent
+asks the rule-based shopper, the single-turn one cannot. The HTTP-client rows are what an RL
+trainer sees: threads in one process, each playing heuristic rollouts through ``ShopEnv`` over
+:class:`~shopsim.adapters.v8_http_source.V8HttpSource` (the :class:`~shopsim.adapters.v8_client.V8Client`)
+against a served instance.
 """
 
 from __future__ import annotations
@@ -24,8 +29,10 @@ from typing import Any
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.registry import make_agent
+from shopsim.agents.shopper_eval import run_scenarios
 from shopsim.simsite.v8.search_eval import evaluate_search
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.simsite.v8.shopper_tasks import hidden_constraint_tasks
 
 
 def pct(values: list[float], q: float) -> float:
@@ -126,6 +133,20 @@ def json_api(shop: V8Shop, data: str | None, seconds: float) -> dict[str, float]
     return out
 
 
+def shopper_table(shop: V8Shop, n: int) -> list[dict[str, Any]]:
+    """The heuristic agent in the four scenarios on ``n`` hidden-option persona tasks (seed 0)."""
+    ids = hidden_constraint_tasks(shop, n, seed=0)
+    return [s.model_dump(exclude={"rewards"}) for s in run_scenarios(shop, "heuristic", ids)]
+
+
+def print_shopper(rows: list[dict[str, Any]]) -> None:
+    print(f"  heuristic agent, four scenarios, {rows[0]['episodes']} persona tasks with a hidden option (seed 0):")
+    print(f"    {'scenario':<18} {'mean r_strict':>13} {'success':>8} {'asks/ep':>8} {'steps/ep':>9}")
+    for r in rows:
+        print(f"    {r['scenario']:<18} {r['mean_reward']:>13.3f} {100 * r['success_rate']:>7.1f}% "
+              f"{r['asks_per_episode']:>8.2f} {r['mean_steps']:>9.2f}")
+
+
 def client_rollouts(data: str | None, seconds: float) -> dict[str, float]:
     """Rollout steps/s through the HTTP client at 1/8/32 concurrent clients (threads), each on its own lease."""
     import threading
@@ -188,18 +209,26 @@ def main() -> None:
     ap.add_argument("--data", default=None, help="a v8 catalog (default: the bundled one)")
     ap.add_argument("--episodes", type=int, default=300)
     ap.add_argument("--seconds", type=float, default=3.0, help="measured seconds per JSON-API load figure")
+    ap.add_argument("--shopper-tasks", type=int, default=60, help="persona tasks in the four-scenario table")
+    ap.add_argument("--only", choices=("shopper", "client"), default=None, help="run one table only")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--client-only", action="store_true", help="only the HTTP-client rollout rows")
     args = ap.parse_args()
-    if args.client_only:
+    if args.only == "client":  # needs no shop in this process: the server loads its own
         clients = client_rollouts(args.data, args.seconds)
-        print(json.dumps(clients) if args.json else "shopsim-v8 over HTTP, heuristic rollouts (threads in one process):")
+        print(json.dumps({"http_client": clients}) if args.json else "shopsim-v8 over HTTP, heuristic rollouts:")
         if not args.json:
             print_clients(clients)
         return
     t0 = time.perf_counter()
     shop = V8Shop.load(args.data)
     load_s = time.perf_counter() - t0
+    if args.only == "shopper":
+        table = shopper_table(shop, args.shopper_tasks)
+        if args.json:
+            print(json.dumps({"shopper": table}))
+        else:
+            print_shopper(table)
+        return
     t0 = time.perf_counter()
     shop.prime_nouns()  # every title's reward terms, as `shopsim run` does for runs of more than 50 tasks
     rows: dict[str, Any] = {"products": len(shop.products), "tasks": len(shop.goals), "load_s": load_s,
@@ -218,6 +247,7 @@ def main() -> None:
     rows["fairness"] = fairness(shop)
     rows["json_api"] = json_api(shop, args.data, args.seconds)
     rows["http_client"] = client_rollouts(args.data, args.seconds)
+    rows["shopper"] = shopper_table(shop, args.shopper_tasks)
     if args.json:
         rows["search_eval"] = rows["search_eval"].model_dump(exclude={"gold_ranks"})
         print(json.dumps(rows))
@@ -247,6 +277,7 @@ def main() -> None:
         print(f"  {f'JSON API steps/s, {c} clients (server CPU/step)':<44} {j[f'steps_{c}']:>8,.0f} / "
               f"{j[f'cpu_{c}']:<7,.0f}us")
     print_clients(rows["http_client"])
+    print_shopper(rows["shopper"])
 
 
 if __name__ == "__main__":

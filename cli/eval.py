@@ -37,7 +37,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
         require_ray()
     options = agent_options(args.agent_option)
-    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent or bad options
+    if args.skills is not None:  # the assisted conditions' skill context: an option of the agent
+        if "skills" in options:
+            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
+        options["skills"] = args.skills
+    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
         from shopsim.agents.transfer.replay_goals import ReplayGoals
 
@@ -51,7 +55,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
         goals = shop.goal_indices(args.goals)
-    max_steps = args.max_steps or profile.default_max_actions or 15
+    max_steps = args.max_steps or (40 if args.interaction_mode == "multi_turn" else profile.default_max_actions) or 15
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,
@@ -59,7 +63,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      strict=args.strict, base_url=args.url, browser_path=args.browser, screenshots=args.screenshots,
                      agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
                      action_model=args.action_model, profile=profile.name, task_mode=args.task_mode,
-                     engine=args.engine, trace=args.trace,
+                     interaction_mode=args.interaction_mode, engine=args.engine, trace=args.trace,
                      price_per_1k_tokens=prices)
     try:
         summary, extra = run_eval(cfg)
@@ -115,6 +119,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
     ev.add_argument("--task-mode", default=None, choices=("standard", "persona"),
                     help="shopsim-v8: show every task in this mode (default: each task's own)")
+    ev.add_argument("--interaction-mode", default="single_turn", choices=("single_turn", "multi_turn"),
+                    help="shopsim-v8: multi_turn adds ask[question], answered by the shopper simulator (40 actions); "
+                         "default single_turn")
     ev.add_argument("--strict", action="store_true")
     ev.add_argument("--screenshots", action="store_true", help="save a screenshot per browser step")
     ev.add_argument("--trace", default="off", choices=TRACE_MODES,
@@ -127,6 +134,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "summary and report; any currency (default: no cost shown)")
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
+    ev.add_argument("--skills", default=None, metavar="FILE",
+                    help="a skill context file (text or markdown) the llm agent adds to its system context "
+                         "(assisted conditions); its path and SHA-256 go into summary.json's run block")
     ev.add_argument("--bundle", default=None, help="replay: a recorded bundle (it serves every goal), or a folder "
                                                    "of bundles (each carrying its goal, or paired by --bundle-map)")
     ev.add_argument("--goal-file", default=None, help="replay: goals (JSONL, WebShop's goal format; default: the "

@@ -23,10 +23,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     shop = load_shop(args)
     profile = get_profile(args.profile)
-    max_steps = args.max_steps or profile.default_max_actions or 15
+    max_steps = args.max_steps or (40 if args.interaction_mode == "multi_turn" else profile.default_max_actions) or 15
     v8 = profile.episode_rules  # the env enforces the limit and task mode
     env = ShopEnv(shop, strict=args.strict, max_steps=max_steps if v8 else None,
-                  task_mode=args.task_mode if v8 else None)
+                  task_mode=args.task_mode if v8 else None,
+                  interaction_mode=args.interaction_mode if v8 else "single_turn")
     agent = make_agent(args.agent, args.seed, agent_options(args.agent_option))
     goals = shop.goal_indices(args.goals)
     if len(goals) > 50:
@@ -67,6 +68,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="actions per episode (default: 15 for webshop, the profile's action limit otherwise)")
     run.add_argument("--task-mode", default=None, choices=("standard", "persona"),
                      help="shopsim-v8: show every task in this mode (default: each task's own)")
+    run.add_argument("--interaction-mode", default="single_turn", choices=("single_turn", "multi_turn"),
+                     help="shopsim-v8: multi_turn adds ask[question], answered by the shopper simulator (40 actions); "
+                          "default single_turn")
     run.add_argument("--strict", action="store_true", help="ShopSimulator's strict rules")
     run.add_argument("--json", action="store_true", help="print one JSON object")
     shop_args(run)

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from shopsim.errors import ConfigError, did_you_mean
 
-__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop"]
+__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop", "profile_for_version"]
 
 
 def _resolve(path: str) -> Any:
@@ -97,6 +97,8 @@ class Profile:
     http_source: str = "shopsim.adapters.sources:http_episode_source"
     """``module:callable(base_url, *, strict, max_steps, task_mode)`` -> the page source ``--adapter http``
     plays this profile's served episodes through."""
+    llm_max_tokens: int = 256
+    """The tokens an LLM agent may generate per model turn unless told otherwise (v8: the seed's 4,096)."""
 
     @property
     def page_sources(self) -> bool:
@@ -266,8 +268,19 @@ PROFILES: dict[str, Profile] = {
         transfer_tasks="shopsim.agents.transfer.v8_suite:load_v8_tasks",
         transfer_suite="shopsim.agents.transfer.v8_suite:run_v8_suite",
         http_source="shopsim.adapters.v8_http_source:v8_http_episode_source",
+        llm_max_tokens=4096,
     ),
 }
+
+
+def profile_for_version(environment_version: str | None) -> Profile:
+    """The profile whose episodes report ``environment_version`` (what an agent reads from ``info``,
+    whichever page source played it); ``webshop`` for None or a version no profile has.
+    """
+    for profile in PROFILES.values():
+        if environment_version is not None and profile.environment_version == environment_version:
+            return profile
+    return PROFILES["webshop"]
 
 
 def get_profile(name: str | Profile | None) -> Profile:

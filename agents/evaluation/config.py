@@ -49,6 +49,8 @@ class EvalConfig(BaseModel):
     action_model: Literal["sim", "native"] = "sim"
     profile: str = "webshop"
     task_mode: Literal["standard", "persona"] | None = None
+    #: shopsim-v8: ``multi_turn`` adds ``ask[question]``, answered by the shopper simulator.
+    interaction_mode: Literal["single_turn", "multi_turn"] = "single_turn"
     engine: str | None = None
     #: Playwright traces per episode (browser adapter): none, failed episodes only (r_success 0), or all.
     trace: Literal["off", "failures", "all"] = "off"

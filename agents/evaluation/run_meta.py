@@ -3,7 +3,8 @@
 Enough to tell two runs apart, or to rerun one, without trusting folder names: the shopsim version
 and git commit (``git rev-parse``; absent, never an error, outside a repository), a SHA-256 over the
 catalog files the shop was loaded from (or over the goals, for replayed bundles), the profile, seed,
-engine, agent and its options. Secret-looking options and environment settings read ``"***"``.
+engine, agent and its options, and the skill context file of an assisted run (path and SHA-256).
+Secret-looking options and environment settings read ``"***"``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.agents.redact import redact_mapping, shopsim_env
+from shopsim.agents.skills import load_skills
 from shopsim.errors import ShopsimError
 from shopsim.simsite.profiles import get_profile
 
@@ -112,6 +114,10 @@ def run_metadata(cfg: Any, *, started: datetime | None = None, goals: list[Any] 
         meta["trace"] = cfg.trace
     if cfg.task_mode:
         meta["task_mode"] = cfg.task_mode
+    if cfg.agent_options.get("skills"):  # an assisted condition: which guidance the agent had
+        meta["skills"] = load_skills(cfg.agent_options["skills"]).record()
+    if cfg.interaction_mode != "single_turn":
+        meta["interaction_mode"] = cfg.interaction_mode
     if cfg.price_per_1k_tokens is not None:
         meta["price_per_1k_tokens"] = list(cfg.price_per_1k_tokens)
     return meta

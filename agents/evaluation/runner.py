@@ -38,7 +38,7 @@ from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs, run_tod
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.breakdown import breakdown, goal_groups
 from shopsim.agents.reports.cost import cost_summary
-from shopsim.agents.reports.metrics import Summary, compute_metrics
+from shopsim.agents.reports.metrics import Summary, asking_split, compute_metrics
 from shopsim.agents.transfer.replay_goals import ReplayGoals
 from shopsim.errors import ConfigError
 from shopsim.progress import Progress
@@ -275,10 +275,15 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
         extra["ray"] = ctx.ray
     if get_profile(cfg.profile).episode_rules:
         versions = sorted({str(r["environment_version"]) for r in records if r.get("environment_version")})
+        turns = [int(r["turns"]) for r in records if r.get("turns") is not None]
         extra.update(profile=cfg.profile, environment_version=versions[0] if len(versions) == 1 else versions,
-                     terminations=metrics.terminations)
+                     terminations=metrics.terminations,
+                     turns={"total": sum(turns), "per_episode": sum(turns) / len(turns) if turns else 0.0})
     extra["breakdown"] = {axis: {g: s.model_dump() for g, s in groups.items()}
                           for axis, groups in breakdown(records).items()}
+    asking = asking_split(records)
+    if asking is not None:  # a multi-turn run: reward with and without asking the shopper
+        extra["asking"] = asking
     spend = sum_counts(records)
     if spend is not None:
         extra["agent_stats"] = spend

@@ -102,7 +102,7 @@ class _StepWriter:
         return {"observation_state": seen.model_dump(mode="json") if seen is not None else None,
                 "reward_detail": step.next_info.get("reward_detail"),
                 "termination": step.next_info.get("termination"),
-                "environment_version": step.next_info.get("environment_version")}
+                "environment_version": step.next_info.get("environment_version"), **_turn_counts(step)}
 
     def __call__(self, step: Step) -> None:
         state, new_state = step.info["page_state"], step.next_info["page_state"]
@@ -114,6 +114,7 @@ class _StepWriter:
             "page_type": state.page_type, "url": state.url, "next_page_type": new_state.page_type,
             "feedback": new_state.feedback.code, **self.bundle,
             **(self._v8_fields(step) if self.v8 else {}),
+            **({"shopper_reply": step.next_info["shopper_reply"]} if step.next_info.get("shopper_reply") else {}),
         }
         self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")
         if self.screenshots is not None:
@@ -122,6 +123,16 @@ class _StepWriter:
             page = shot.with_suffix(".html")  # the page's HTML beside it: scrubbed like every text file
             if self.scrub and page.exists():
                 page.write_text(self.scrub.text(page.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def _turn_counts(step: Step) -> dict[str, int]:
+    """A v8 trace row's model turns, protocol errors and repairs (an action without the agent's own
+    counters is one turn; the runtime's own ending, none).
+    """
+    spent = step.spent or {}
+    if "turns" not in spent:
+        return {"turns": 0 if step.action is None else 1, "protocol_errors": 0, "repairs": 0}
+    return {k: spent.get(k, 0) for k in ("turns", "protocol_errors", "repairs")}
 
 
 class EpisodePlayer:
@@ -149,7 +160,8 @@ class EpisodePlayer:
             self.source = None if self.replay else _source(cfg, self.stack, part)
             self.env = ShopEnv(shop, strict=cfg.strict, source=self.source,
                                max_steps=cfg.max_steps if self.v8 else None,
-                               task_mode=cfg.task_mode if self.v8 else None)
+                               task_mode=cfg.task_mode if self.v8 else None,
+                               interaction_mode=cfg.interaction_mode if self.v8 else "single_turn")
             self.agent = make_agent(cfg.agent, cfg.seed, cfg.agent_options)
         except BaseException:
             self.stack.close()
@@ -195,9 +207,11 @@ class EpisodePlayer:
         spent_before = agent_counts(self.agent)
         result = run_episode(self.env, self.agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
         # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
-        rec = {**result.model_dump(exclude=None if self.v8 else {"termination", "environment_version"}),
+        rec = {**result.model_dump(exclude={"dialogue"} if self.v8 else {"termination", "environment_version", "turns", "dialogue"}),
                "unique_items": len(writer.visited),
                "searches": sum(a.lower().startswith("search[") for a in result.actions), **bundle}
+        if result.dialogue is not None:  # a multi-turn v8 episode: its questions, answers and count
+            rec.update(asks=len(result.dialogue), dialogue=result.dialogue)
         spent = counts_since(self.agent, spent_before)
         if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
             rec["agent_stats"] = spent

@@ -26,6 +26,7 @@ __all__ = [
     "Interval",
     "RunMetrics",
     "Summary",
+    "asking_split",
     "bootstrap_interval",
     "compute_metrics",
     "episode_row",
@@ -267,3 +268,19 @@ def compute_metrics(
 def summarize(results: list[EpisodeResult]) -> Summary:
     """WebShop's Table 2 columns plus ShopSimulator's scores (see :func:`compute_metrics` for intervals)."""
     return compute_metrics([r.model_dump() for r in results]).summary()
+
+
+def asking_split(records: list[dict[str, Any]]) -> dict[str, dict[str, float]] | None:
+    """Episodes with at least one ``ask`` against those with none: count and mean reward each.
+
+    None when no record counts asks (a run with no multi-turn episodes).
+    """
+    rows = [r for r in records if isinstance(r.get("asks"), int)]
+    if not rows:
+        return None
+    out: dict[str, dict[str, float]] = {}
+    for name, part in (("with_asking", [r for r in rows if r["asks"] > 0]),
+                       ("without_asking", [r for r in rows if r["asks"] == 0])):
+        n = len(part)
+        out[name] = {"episodes": n, "mean_reward": sum(float(r["reward"]) for r in part) / n if n else 0.0}
+    return out

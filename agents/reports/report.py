@@ -21,7 +21,7 @@ from jinja2 import Environment
 from shopsim.agents.reports.breakdown import AXIS_HELP, breakdown
 from shopsim.agents.reports.charts import failure_chart, reward_histogram, steps_chart, subscore_chart
 from shopsim.agents.reports.cost import episode_cost
-from shopsim.agents.reports.metrics import FAILURES, compute_metrics
+from shopsim.agents.reports.metrics import FAILURES, asking_split, compute_metrics
 
 __all__ = ["load_run", "render_report", "write_report"]
 
@@ -145,6 +145,10 @@ to the run folder.</p>
 <table><thead><tr><th>termination</th><th>episodes</th><th>meaning</th></tr></thead><tbody>
 {% for name, n in m.terminations.items() %}<tr><td>{{ name }}</td><td class="n">{{ n }}</td>
 <td>{{ term_help.get(name, '') }}</td></tr>{% endfor %}</tbody></table>{% endif %}
+{% if asking %}<h3>Asking the shopper (multi-turn)</h3>
+<table><thead><tr><th>episodes</th><th>count</th><th>mean reward</th></tr></thead><tbody>
+{% for name, a in asking.items() %}<tr><td>{{ name.replace('_', ' ') }}</td><td class="n">{{ a.episodes }}</td>
+<td class="n">{{ '%.3f' % a.mean_reward }}</td></tr>{% endfor %}</tbody></table>{% endif %}
 
 {% if groups %}<h2>By kind of goal</h2>
 <div class="cols">{% for t in groups %}<div><h3>{{ t.axis }}</h3>
@@ -308,7 +312,7 @@ def render_report(run_dir: str | Path, *, link_base: str | None = None) -> str:
                         failures=failures, charts=charts, link_base=base, term_help=_TERM_HELP, bundles=bundles,
                         status=_status(summary, config, len(records)), meta=_meta_rows(summary, config),
                         groups=_group_tables(records), spend=spend, cost=cost, per_episode=per_episode,
-                        traces=traces, trace_mode=config.get("trace", "on"),
+                        traces=traces, trace_mode=config.get("trace", "on"), asking=asking_split(records),
                         trace_example=next(iter(traces.values()))["path"] if traces else None)
 
 

@@ -35,6 +35,13 @@ def summary_rows(summary: Any, extra: Mapping[str, Any]) -> list[tuple[str, str]
             ("average steps", with_ci(s.avg_steps, ci.get("avg_steps"), digits=2)),
             ("unique items / searches per episode", f"{extra['unique_items']:.2f} / {extra['searches_per_episode']:.2f}"),
             ("wall time", f"{extra['seconds']:.1f} s")]
+    if extra.get("turns"):  # v8: the runner's limit counts model turns, not actions
+        rows.append(("model turns per episode / ended by", f"{extra['turns']['per_episode']:.2f} / " + ", ".join(
+            f"{k} {v}" for k, v in (extra.get("terminations") or {}).items())))
+    if extra.get("asking"):
+        w, wo = extra["asking"]["with_asking"], extra["asking"]["without_asking"]
+        rows.append(("mean reward with / without asking (episodes)",
+                     f"{w['mean_reward']:.3f} ({w['episodes']}) / {wo['mean_reward']:.3f} ({wo['episodes']})"))
     if extra.get("bundles"):
         used = [f"{b['path']} ({len(b['goals'])})" for b in extra["bundles"]]
         rows.append(("bundles (episodes)", ", ".join(used[:3]) + (f", ... {len(used)} in all" if len(used) > 3 else "")))

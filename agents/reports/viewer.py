@@ -198,7 +198,7 @@ def _goal_neighbours(run: Path, goal: int) -> tuple[int | None, int | None]:
 
 def _step_view(row: dict[str, Any], shots: Path, goal: int) -> dict[str, Any]:
     va = row.get("valid_actions") or {}
-    action = str(row.get("action", ""))
+    action = str(row.get("action") or "")  # None: the runtime ended the episode (v8)
     clicked = action[6:-1] if action.startswith("click[") and action.endswith("]") else None
     step = int(row.get("step", 0))
     shot = f"{goal}-{step + 1}.png"

@@ -120,6 +120,8 @@ class RealV8Session:
             return "invalid_format", "expected search[query] or click[value]"
         tool, arg = parsed
         page = self._page
+        if tool == "ask":  # real pages have no shopper to answer: single-turn only
+            return "invalid_format", "ask[question] is only available in multi_turn mode"
         if tool == "search":
             if not arg or len(arg) > MAX_QUERY_CHARS:
                 return "invalid_format", f"a query needs 1-{MAX_QUERY_CHARS} characters"

@@ -2,7 +2,9 @@
 
 Canonical strings inside are ``search[...]`` and ``click[...]``; the tool-call form
 ``{"tool": "click", "arguments": {"value": ...}}`` maps to them. Option values are axis-qualified
-(``axis=value``, raw axis name) so two axes sharing a value stay distinct clicks.
+(``axis=value``, raw axis name) so two axes sharing a value stay distinct clicks. Multi-turn
+sessions add a third tool, ``ask(question)`` (``ask[...]``), answered by the shopper simulator;
+single-turn sessions refuse it as ``invalid_format``.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from typing import Any
 
 from shopsim.errors import ActionError
 
-__all__ = ["V8_TOOLS", "canonical_action", "option_arg", "parse_v8_action", "tool_schemas"]
+__all__ = ["MULTI_TURN_TOOLS", "V8_TOOLS", "canonical_action", "option_arg", "parse_v8_action", "tool_schemas"]
 
-_ACTION = re.compile(r"^\s*(search|click)\[(.*)\]\s*$", re.DOTALL)
+_ACTION = re.compile(r"^\s*(search|click|ask)\[(.*)\]\s*$", re.DOTALL)
 V8_TOOLS = ("search", "click")
+MULTI_TURN_TOOLS = (*V8_TOOLS, "ask")
+_ARGUMENT = {"search": "query", "click": "value", "ask": "question"}
 
 
 def parse_v8_action(action: Any) -> tuple[str, str] | None:
@@ -36,8 +40,8 @@ def option_arg(axis: str, value: str) -> str:
 
 def canonical_action(tool: Any, arguments: Any) -> str:
     """The canonical string of a tool call; raises ActionError when it is not a valid call."""
-    if tool not in V8_TOOLS:
-        raise ActionError(f"unknown tool {str(tool)[:40]!r}: use search or click")
+    if tool not in MULTI_TURN_TOOLS:
+        raise ActionError(f"unknown tool {str(tool)[:40]!r}: use search or click (ask in multi_turn mode)")
     if isinstance(arguments, str):
         try:
             arguments = json.loads(arguments)
@@ -45,15 +49,17 @@ def canonical_action(tool: Any, arguments: Any) -> str:
             raise ActionError(f"{tool} arguments are not JSON: {exc}") from exc
     if not isinstance(arguments, dict):
         raise ActionError(f"{tool} arguments must be an object")
-    key = "query" if tool == "search" else "value"
+    key = _ARGUMENT[tool]
     value = arguments.get(key)
     if not isinstance(value, str):
         raise ActionError(f"{tool} needs a string argument {key!r}")
     return f"{tool}[{value}]"
 
 
-def tool_schemas(search_available: bool, clickables: list[str]) -> list[dict[str, Any]]:
-    """OpenAI-style function tools for one page: ``click`` takes exactly the page's clickables."""
+def tool_schemas(search_available: bool, clickables: list[str], *, ask: bool = False) -> list[dict[str, Any]]:
+    """OpenAI-style function tools for one page: ``click`` takes exactly the page's clickables; ``ask``
+    (the shopper's questions) only where the session's mode allows it (``multi_turn``).
+    """
     tools: list[dict[str, Any]] = []
     if search_available:
         tools.append({"type": "function", "function": {
@@ -65,4 +71,9 @@ def tool_schemas(search_available: bool, clickables: list[str]) -> list[dict[str
             "name": "click", "description": "Click one value shown on the page.",
             "parameters": {"type": "object", "properties": {"value": {"type": "string", "enum": list(clickables)}},
                            "required": ["value"], "additionalProperties": False}}})
+    if ask:
+        tools.append({"type": "function", "function": {
+            "name": "ask", "description": "Ask the shopper you are buying for one question (uses one action).",
+            "parameters": {"type": "object", "properties": {"question": {"type": "string"}},
+                           "required": ["question"], "additionalProperties": False}}})
     return tools

@@ -17,6 +17,7 @@ from shopsim.simsite.openapi_paths import Operation, json_ref, openapi_paths
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.reward import RewardDetail
 from shopsim.simsite.v8.service import V8Reset, V8Restore, V8StepRequest, V8Terminate
+from shopsim.simsite.v8.shopper import DialogueTurn, PrivateGoal
 from shopsim.v8.observation_state import ObservationState, V8Feedback
 
 __all__ = [
@@ -56,6 +57,10 @@ class V8StepResponse(_Response):
     action_feedback: V8Feedback = Field(description="Why the last action was refused (the page is then unchanged), or ok.")
     actions_used: int = Field(description="Agent actions counted so far, refused ones included.")
     max_actions: int = Field(description="The action limit: the episode ends with action_limit when it is reached.")
+    shopper_reply: str | None = Field(
+        default=None, description="multi_turn only: the shopper's answer when the last action was ask[question].")
+    dialogue: list[DialogueTurn] | None = Field(
+        default=None, description="multi_turn only: every question asked so far and its answer.")
 
 
 class V8ResetResponse(V8StepResponse):
@@ -71,6 +76,8 @@ class V8ResetResponse(V8StepResponse):
     environment_version: str
     private_task_instruction: str | None = Field(
         default=None, description="The full instruction; present only when the reset asked for include_private.")
+    private_goal: PrivateGoal | None = Field(
+        default=None, description="The private target (for a shopper simulator); present only with include_private.")
 
 
 class V8Snapshot(_Response):

@@ -46,6 +46,7 @@ from shopsim.simsite.v8.environment import ENVIRONMENT, RuntimeTermination
 from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.simsite.v8.shopper import ShopperFactory, private_goal
 from shopsim.simsite.v8.slots import SlotPool, SlotTimeout
 from shopsim.simsite.v8.warmup import warm_v8
 from shopsim.v8.tool_calls import canonical_action
@@ -74,7 +75,9 @@ class V8Reset(BaseModel):
     task_mode: Literal["standard", "persona"] | None = None
     interaction_mode: Literal["single_turn", "multi_turn"] = "single_turn"
     max_actions: int | None = Field(default=None, ge=1, le=10_000)
-    include_private: bool = False
+    include_private: bool = Field(default=False, description=(
+        "For a shopper simulator or an evaluator, never an agent: adds private_task_instruction and "
+        "private_goal (attributes, options, budget, target ASIN) to the reset answer."))
     snapshot: str | None = Field(default=None, max_length=MAX_TOKEN_CHARS,
                                  description=_SNAPSHOT_DOC + " Opens the session in the token's state.")
 
@@ -136,6 +139,7 @@ class V8State:
         self.leases: dict[str, _Lease] = {}
         self.pool = SlotPool(slots, self.sweep)
         self.fingerprinted = False
+        self.shopper: ShopperFactory | None = None  # multi_turn sessions' shopper (None: the rule-based one)
 
     def sweep(self) -> None:
         """Give back the slots of leases idle past the TTL (called before a create waits for a slot)."""
@@ -190,7 +194,8 @@ def _step_body(lease: _Lease, step: V8Step | None = None) -> dict[str, Any]:
         "reward_detail": s.detail.model_dump(mode="json") if s.detail is not None else None,
         "action_feedback": step.feedback if step is not None else s.state.action_feedback,
         "actions_used": s.actions, "max_actions": s.max_actions,
-    }
+    } | ({"shopper_reply": s.reply, "dialogue": [t.model_dump() for t in s.dialogue]}
+         if s.interaction_mode == "multi_turn" else {})
 
 
 def _arguments(arguments: Any) -> Any:
@@ -241,7 +246,7 @@ async def create(request: Request) -> Response:
         return json_error(503, "no_free_slot", str(exc))
     try:
         session = restored if restored is not None else V8Session(
-            st.shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode)
+            st.shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode, shopper=st.shopper)
     except BaseException:
         st.pool.release(slot)
         raise
@@ -255,6 +260,7 @@ async def create(request: Request) -> Response:
     }
     if body.include_private:
         out["private_task_instruction"] = task.instruction
+        out["private_goal"] = private_goal(task).model_dump(mode="json")
     return FastJSONResponse(out, status_code=201)
 
 
@@ -365,11 +371,12 @@ V8_ROUTES = (
 
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
                   extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None,
-                  runs_dir: str | Path | None = None) -> Starlette:
+                  shopper: ShopperFactory | None = None, runs_dir: str | Path | None = None) -> Starlette:
     """The v8 service over one shop: ``/api/...``, ``/debug-ui``, ``/replay-ui`` over ``runs_dir`` (when given)
     and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
+    ``shopper`` answers multi_turn sessions' ``ask`` (default: the rule-based shopper).
     A server that runs the app's lifespan (``shopsim serve``) plays one throwaway episode before it
     accepts requests (:mod:`shopsim.simsite.v8.warmup`).
     """
@@ -382,6 +389,7 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
     routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *replay, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers(), lifespan=warming_lifespan(warm_v8))
     app.state.warmup = None
+    st.shopper = shopper
     app.state.v8 = st
     app.state.debug_page = debug_page(shop)
     app.state.shop = shop

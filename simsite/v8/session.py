@@ -3,7 +3,9 @@
 Pages: search home -> results (20 a page, at most 150) -> product -> terminal. A refused action
 leaves the page as it was, counts as a step and says why (``action_feedback``). The episode ends
 with a purchase, at the action limit, or when the runtime reports a generation-length overflow;
-a step after the end is an error.
+a step after the end is an error. A ``multi_turn`` session also takes ``ask[question]``: the
+shopper simulator (:mod:`shopsim.simsite.v8.shopper`) answers, the page stays as it was, and the
+ask counts as an action; ``dialogue`` keeps every question and answer (snapshots do not carry it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
+from shopsim.simsite.v8.shopper import DialogueTurn, Shopper, ShopperFactory, rule_shopper
 from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
 from shopsim.v8.observation_text import render_observation_text
 from shopsim.v8.tool_calls import option_arg, parse_v8_action
@@ -51,6 +54,8 @@ class V8Step:
     termination: str | None
     detail: RewardDetail | None
     feedback: V8Feedback
+    reply: str | None = None
+    """The shopper's answer when the action was an ``ask``."""
 
 
 @dataclass
@@ -66,8 +71,12 @@ class V8Session:
     """A session on a shared :class:`V8Shop` for one task."""
 
     def __init__(self, shop: V8Shop, task: V8Task, *, max_actions: int | None = None,
-                 interaction_mode: InteractionMode = "single_turn"):
+                 interaction_mode: InteractionMode = "single_turn", shopper: ShopperFactory | None = None):
         self.shop, self.task, self.interaction_mode = shop, task, interaction_mode
+        self._shopper_factory = shopper or rule_shopper
+        self._shopper: Shopper | None = None
+        self.dialogue: list[DialogueTurn] = []
+        self.reply: str | None = None
         self.max_actions = max_actions if max_actions is not None else DEFAULT_MAX_ACTIONS[interaction_mode]
         self.actions = 0
         self.done = False
@@ -89,11 +98,12 @@ class V8Session:
         if self.done:
             raise SessionError(f"the episode has ended ({self.termination}); start a new session")
         self.actions += 1
+        self.reply = None
         feedback, message = self._apply(action)
         if not self.done and self.actions >= self.max_actions:
             self._end("action_limit", zero_detail())
         self.state = self._render(feedback, message)  # once per step, after any ending
-        return V8Step(self.state, self.reward, self.done, self.termination, self.detail, feedback)
+        return V8Step(self.state, self.reward, self.done, self.termination, self.detail, feedback, self.reply)
 
     def terminate(self, reason: str) -> V8Step:
         """End the episode for a runtime reason (``generation_length``): the zero vector."""
@@ -117,6 +127,8 @@ class V8Session:
             return "invalid_format", "expected search[query] or click[value]"
         tool, arg = parsed
         page = self._page
+        if tool == "ask":
+            return self._ask(arg)
         if tool == "search":
             if not arg or len(arg) > MAX_QUERY_CHARS:
                 return "invalid_format", f"a query needs 1-{MAX_QUERY_CHARS} characters"
@@ -147,6 +159,19 @@ class V8Session:
             if page.selected.get(axis) == value:
                 return "already_selected", f"{axis} is already {value}"
             self._page = _Page("product", page.query, page.page, page.asin, {**page.selected, axis: value})
+        return "ok", ""
+
+    def _ask(self, question: str) -> tuple[V8Feedback, str]:
+        """The shopper answers; the page is unchanged (single-turn sessions have no shopper to ask)."""
+        if self.interaction_mode != "multi_turn":
+            return "invalid_format", "ask[question] is only available in multi_turn mode"
+        if not question or len(question) > MAX_QUERY_CHARS:
+            return "invalid_format", f"a question needs 1-{MAX_QUERY_CHARS} characters"
+        if self._shopper is None:
+            gold = self.shop.product(self.task.asin)
+            self._shopper = self._shopper_factory(self.task, gold.title if gold is not None else "")
+        self.reply = self._shopper.answer(question)
+        self.dialogue.append(DialogueTurn(action=self.actions, question=question, answer=self.reply))
         return "ok", ""
 
     # ---- snapshots ------------------------------------------------------------------------------
@@ -255,8 +280,11 @@ class V8Session:
                             bullets=p.bullets, option_axes={a: p.option_values(a) for a in p.options})
 
     def observation(self) -> str:
-        """The current page as protocol-neutral text, rendered from ``observation_state``."""
-        return render_observation_text(self.state)
+        """The current page as protocol-neutral text, rendered from ``observation_state``, after the
+        shopper's answer when the last action was an ``ask`` (the answer is dialogue, not a page fact).
+        """
+        page = render_observation_text(self.state)
+        return page if self.reply is None else f"The shopper answered: {self.reply}\n{page}"
 
 
 def _check_v8_state(shop: V8Shop, s: V8SessionState) -> None:

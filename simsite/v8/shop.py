@@ -88,7 +88,9 @@ class V8Shop:
         return self._index[task_id]
 
     def goal_indices(self, spec: str) -> list[int]:
-        """Task indices for ``--goals``: ``splits.json:test``, ``task:3538,5102``, or WebShop's forms."""
+        """Task indices for ``--goals``: ``splits.json:test``, ``task:3538,5102``, ``hidden-options:N[:SEED]``
+        (persona tasks whose request hides a target option, for the multi-turn shopper), or WebShop's forms.
+        """
         from shopsim.simsite.goals import parse_goal_spec
         from shopsim.simsite.v8.splits import parse_goal_spec as split_spec
         from shopsim.simsite.v8.splits import read_split_file
@@ -100,6 +102,13 @@ class V8Shop:
             if name not in splits:
                 raise ConfigError(f"{path}: no split {name!r}; it has {', '.join(splits)}")
             return [self.index_of(i) for i in splits[name]]
+        if spec.startswith("hidden-options:"):
+            from shopsim.simsite.v8.shopper_tasks import hidden_constraint_tasks
+
+            n, _, seed = spec.removeprefix("hidden-options:").partition(":")
+            if not n.isdigit() or not (seed.isdigit() or not seed):
+                raise ConfigError(f"bad goal spec {spec!r}: hidden-options:N[:SEED] takes a count and a seed")
+            return [self.index_of(i) for i in hidden_constraint_tasks(self, int(n), int(seed or 0))]
         if spec.startswith("task:"):
             try:
                 ids = [int(x) for x in spec[5:].split(",") if x.strip()]

@@ -121,6 +121,11 @@ def test_http_source_plays_the_same_episodes_as_in_process(base: str, v8_shop: A
         obs_remote, info_remote = remote.reset(options={"goal": persona, "task_mode": "standard"})
         assert (obs_local, info_local) == (obs_remote, info_remote) and info_remote["user_persona"] is None
         assert local.terminate("action_limit")[1:] == remote.terminate("action_limit")[1:]
+        multi = {"goal": persona, "interaction_mode": "multi_turn", "include_private": True}
+        assert local.reset(options=multi) == remote.reset(options=multi)
+        for action in ("ask[what colour do you want?]", "ask[预算多少?]", "search[shoes]"):
+            here, there = local.step(action), remote.step(action)
+            assert here == there and there[4]["dialogue"] and there[4]["private_goal"]
         token = remote.snapshot()
         assert remote.restore(token) == local.restore(local.snapshot())
     with pytest.raises(ConfigError, match="goal 99999 does not exist"), V8HttpSource(base) as source:
