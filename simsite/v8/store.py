@@ -41,13 +41,16 @@ def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
     if not isinstance(data, dict):
         raise DataError(f"{path}: the checksum manifest must be a JSON object")
     out = {}
-    for key, aliases in (("archive_sha256", ("archive_sha256", "sha256")), ("json_sha256", ("json_sha256",))):
+    # our names, then the names annotate-budgets (and the seed's clean_dataset_manifest) write
+    for key, aliases in (("archive_sha256", ("archive_sha256", "sha256", "output_archive_sha256")),
+                         ("json_sha256", ("json_sha256", "output_data_sha256"))):
         for a in aliases:
             if isinstance(data.get(a), str):
                 out[key] = data[a].lower()
                 break
     if not out:
-        raise DataError(f"{path}: the checksum manifest has neither archive_sha256 nor json_sha256")
+        raise DataError(f"{path}: the checksum manifest has neither archive_sha256 nor json_sha256 "
+                        "(nor output_archive_sha256 / output_data_sha256)")
     return out
 
 
@@ -56,11 +59,21 @@ class PrepareReport(dict):
 
 
 def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None = None,
-               engine: str = "default") -> PrepareReport:
-    """Verify ``archive`` (``.json`` or ``.json.gz``), drop unrecoverable products, index, save."""
+               engine: str = "default", *, verify: bool = True) -> PrepareReport:
+    """Verify ``archive`` (``.json`` or ``.json.gz``), drop unrecoverable products, index, save.
+
+    The seed's ``prepare_data.py`` accepts an archive only with its manifest and never falls back
+    silently, so without ``manifest`` this refuses unless ``verify=False`` says so explicitly (the
+    report then records ``verified: false``).
+    """
     from shopsim.simsite.v8.search import make_engine, save_index
 
     src = Path(archive)
+    if manifest is None and verify:
+        raise DataError(f"{src}: no checksum manifest given: pass --manifest FILE (archive_sha256 / json_sha256), "
+                        "or --no-verify to prepare an unverified archive")
+    if manifest is not None and not verify:
+        raise DataError("--manifest and --no-verify contradict each other: give one")
     try:
         raw_archive = src.read_bytes()
     except OSError as exc:
@@ -93,6 +106,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
         format=PREPARED_FORMAT,
         environment_version="shopsimulator-paper-aligned-v8",
         source=src.name,
+        verified=manifest is not None,
         **sums,
         products_sha256=_sha256(products_bytes),
         products_in=len(catalog.products),
