@@ -181,7 +181,7 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``data generate``, ``prepare``, ``verify``, ``split`` and ``demos`` (and ``fetch`` when installed)."""
+    """Add ``data generate``, ``prepare``, ``verify``, ``split``, ``annotate-budgets`` and ``demos`` (and ``fetch``)."""
     data = sub.add_parser("data", help="generate, prepare and verify catalogs; build task splits")
     dsub = data.add_subparsers(dest="data_command", required=True)
     gen = dsub.add_parser("generate", help="write a seeded catalog of any size in WebShop's formats")
@@ -228,8 +228,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--tasks", default="persona", choices=("persona", "all"), help="which tasks to split")
     sp.set_defaults(func=cmd_split)
     _add_fetch(dsub)  # HOOK: `shopsim data fetch` from cli/data_fetch.py, when that module exists
+    from shopsim.cli.data_annotate import add_annotate_parser
     from shopsim.cli.data_demos import add_demos_parser
 
+    add_annotate_parser(dsub)
     add_demos_parser(dsub)
 
 

@@ -54,6 +54,26 @@ def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
     return out
 
 
+def _copy_source_splits(manifest: str | Path | None, dest: Path) -> None:
+    """Bring the source-group split file beside the manifest into the prepared folder, checked.
+
+    annotate-budgets writes ``task_splits.cleaned.v2.json`` next to its manifest, which records the
+    file's SHA-256; ``search-eval --split persona_eval`` then finds it in the prepared folder.
+    """
+    from shopsim.simsite.v8.source_splits import SOURCE_SPLITS_FILE
+
+    if manifest is None:
+        return
+    src = Path(manifest).parent / SOURCE_SPLITS_FILE
+    want = json.loads(Path(manifest).read_text(encoding="utf-8")).get("task_splits_sha256")
+    if not src.is_file() or not isinstance(want, str):
+        return
+    raw = src.read_bytes()
+    if _sha256(raw) != want.lower():
+        raise DataError(f"{src}: sha256 differs from task_splits_sha256 in {manifest}: the split file is not the one expected")
+    (dest / SOURCE_SPLITS_FILE).write_bytes(raw)
+
+
 class PrepareReport(dict):
     """Counts and checksums of one preparation (also written into the manifest)."""
 
@@ -98,6 +118,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     dest.mkdir(parents=True, exist_ok=True)
     products_bytes = gzip.compress(json.dumps(kept_records, ensure_ascii=False).encode("utf-8"), mtime=0)
     (dest / PRODUCTS).write_bytes(products_bytes)
+    _copy_source_splits(manifest, dest)
     (dest / EXCLUSIONS).write_text(json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
     index = make_engine(kept.products, engine)
