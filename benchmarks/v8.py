@@ -1,4 +1,4 @@
-"""The shopsim-v8 profile: steps/s in-process, search quality, and slot fairness under oversubscription.
+"""The shopsim-v8 profile: steps/s in-process, search quality, slot fairness, budget-annotation throughput.
 
     python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--json]
 
@@ -7,7 +7,9 @@ the JSON API (``shopsim serve --profile shopsim-v8`` in its own process, loaded 
 processes, see ``benchmarks/_http_load.py``) as fast from its first purchase on as later. Search latency on a
 22,726-product catalog is measured by ``benchmarks/v8_search.py`` (target p95 < 5 ms). The
 fairness run opens 2x as many sessions as there are slots, each holding its slot for a short
-episode, and reports how long resets waited and whether they were served in arrival order.
+episode, and reports how long resets waited and whether they were served in arrival order. The
+annotation figure sends ``--annotation-items`` budget questions to the local fake model of
+``tests/_fake_llm.py`` (50 ms a reply, no rate limit) at 1 and 8 workers: the pipeline's own overhead.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ import argparse
 import json
 import random
 import statistics
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from shopsim.adapters.env import ShopEnv
@@ -123,11 +128,42 @@ def json_api(shop: V8Shop, data: str | None, seconds: float) -> dict[str, float]
     return out
 
 
+def annotation_throughput(items: int, workers: tuple[int, ...] = (1, 8), delay_s: float = 0.05) -> dict[str, float]:
+    """Budget annotations per second against the local fake model (the pipeline's overhead, not a model's)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from _fake_llm import FakeLLM  # type: ignore[import-not-found]
+
+    from shopsim.simsite.v8.budget_annotation import Annotator, CacheKey, Item, RateGate, run_items
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        ask = json.loads(body["messages"][-1]["content"])
+        content = {"task_id": ask["task_id"], "kind": "upper_bound", "amount": 300, "evidence": "300元以内"}
+        return {"role": "assistant", "content": json.dumps(content, ensure_ascii=False)}
+
+    fake = FakeLLM()
+    fake.default, fake.delay = answer, delay_s
+    out: dict[str, float] = {}
+    try:
+        for n in workers:
+            with tempfile.TemporaryDirectory() as tmp:
+                key = CacheKey("0" * 64, fake.url, "fake")
+                annotator = Annotator(fake.url, "fake", key, Path(tmp) / "cache.jsonl", RateGate(1e9))
+                todo = [Item(i, "instruction_simple", f"想买一个电热水壶，300元以内 #{i}") for i in range(items)]
+                t0 = time.perf_counter()
+                done = run_items(annotator, todo, n)
+                out[f"items_per_s_{n}"] = len(done) / (time.perf_counter() - t0)
+                annotator.close()
+    finally:
+        fake.close()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None, help="a v8 catalog (default: the bundled one)")
     ap.add_argument("--episodes", type=int, default=300)
     ap.add_argument("--seconds", type=float, default=3.0, help="measured seconds per JSON-API load figure")
+    ap.add_argument("--annotation-items", type=int, default=64, help="budget questions per annotation figure")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     t0 = time.perf_counter()
@@ -150,6 +186,7 @@ def main() -> None:
     rows["search_eval"] = evaluate_search(shop.catalog, shop.search_engine)
     rows["fairness"] = fairness(shop)
     rows["json_api"] = json_api(shop, args.data, args.seconds)
+    rows["annotation"] = annotation_throughput(args.annotation_items)
     if args.json:
         rows["search_eval"] = rows["search_eval"].model_dump(exclude={"gold_ranks"})
         print(json.dumps(rows))
@@ -178,6 +215,9 @@ def main() -> None:
     for c in (1, 8, 32):
         print(f"  {f'JSON API steps/s, {c} clients (server CPU/step)':<44} {j[f'steps_{c}']:>8,.0f} / "
               f"{j[f'cpu_{c}']:<7,.0f}us")
+    a = rows["annotation"]
+    print(f"  {'budget annotations/s, fake model 50 ms (1 / 8 workers)':<44} {a['items_per_s_1']:>8.1f} / "
+          f"{a['items_per_s_8']:<7.1f}  8 workers ~ 8x")
 
 
 if __name__ == "__main__":
