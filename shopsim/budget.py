@@ -144,9 +144,12 @@ def _is_money(m: re.Match[str], i: str, before: str, after: str, cue: bool) -> b
     limit = bool(_UPPER_BEFORE.search(before) or _UPPER_AFTER.match(after))
     near_cue = bool(_CUE.search(before))
     if (m.group(f"mult{i}") or "").lower() in ("k", "w"):  # 2000W is watts unless a budget word or limit says money
-        return limit or bool(_CUE_RIGHT_BEFORE.search(before))
-    if m.group(f"cn{i}"):  # 十分便宜 is no price: a Chinese numeral needs a limit word or a budget word right before
-        return (limit and (cue or near_cue)) or bool(_CUE_RIGHT_BEFORE.search(before))
+        unit_ok = cue or (m.group(f"mult{i}") or "").lower() == "k"  # "under 3k" is money; "3000W以内" is watts
+        return (limit and unit_ok) or bool(_CUE_RIGHT_BEFORE.search(before))
+    if m.group(f"cn{i}"):  # 价格十分实惠 is no price: a bare Chinese numeral needs a limit word, or two characters
+        if limit:            # and a budget word right before it
+            return cue or near_cue
+        return len(m.group(f"cn{i}")) >= 2 and bool(_CUE_RIGHT_BEFORE.search(before))
     return near_cue or (limit and cue)
 
 

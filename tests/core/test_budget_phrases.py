@@ -74,6 +74,11 @@ PHRASES: list[tuple[str, object]] = [
     ("yoga mat, price under 40", (40.0, False)),
     ("a 55-inch TV under 3k", (3000.0, False)),
     ("a tent priced at 200 to 300 yuan", (300.0, False)),
+    ("预算在2000-3000之间的电视", (3000.0, False)),
+    ("5000mAh充电宝，价格不超过150元", (150.0, False)),
+    ("尺寸40-50码的鞋，100元以内", (100.0, False)),
+    ("预算10w的车", (100000.0, False)),
+    ("售价199.9元以内的台灯", (199.9, False)),
     # vague: a budget is stated, but no amount can be read
     ("几百元以内的加湿器", UNPARSEABLE),
     ("预算1000多元的手机", UNPARSEABLE),
@@ -90,6 +95,8 @@ PHRASES: list[tuple[str, object]] = [
     ("200元以上的礼盒", None),
     ("at least $50 worth of coffee beans", None),
     ("一个可折叠的收纳箱", None),
+    ("十分便宜的杯子，价格十分实惠", None),
+    ("功率3000W以内的电磁炉", None),
     ("", None),
 ]
 
