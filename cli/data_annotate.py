@@ -119,6 +119,11 @@ def _run(args: argparse.Namespace, source: Any, key: Any, cache_file: Path, cach
     for o in failed[:5]:
         print(f"  failed {o.item.task_id}:{o.item.source_field}: {o.error}", file=sys.stderr)
     resolved, missing = resolve_annotations(source, load_cache(cache_file, key), args.runtime_regex_task_id)
+    if missing and budget <= 0:  # a trial run (--max-requests 1) stops here; the answers are cached
+        print(f"shopsim data annotate-budgets: sent {stats['sent_items']} of the items (--max-requests), "
+              f"{stats['failed']} failed; {len(missing)} still to ask; answers cached in {cache_file}; "
+              "rerun without --max-requests to finish and build")
+        return 0
     if missing:
         raise DataError(f"{len(missing)} persona annotations missing (e.g. {', '.join(missing[:3])}): rerun to ask "
                         "them again (answers are cached), or list them with --runtime-regex-task-id")

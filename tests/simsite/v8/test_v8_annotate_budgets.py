@@ -154,6 +154,15 @@ def test_a_failing_first_request_stops_everything(fake, work, capsys):
     assert len(fake.requests) == 1
 
 
+def test_max_requests_one_is_a_trial_that_builds_nothing(fake, work, capsys):
+    fake.default = Model(fake, GOOD)
+    assert annotate(fake, work, "--run", "--max-requests", "1") == 0
+    assert "4 still to ask" in capsys.readouterr().out and len(fake.requests) == 1
+    assert not (work / "clean" / "clean_dataset_manifest.v2.json").exists()
+    assert annotate(fake, work, "--json") == 0
+    assert json.loads(capsys.readouterr().out)["cached_answers"] == 1
+
+
 def test_cache_is_keyed_by_model(fake, work, capsys):
     fake.default = Model(fake, GOOD)
     assert annotate(fake, work, "--run", "--json") == 0
