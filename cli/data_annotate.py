@@ -45,10 +45,17 @@ def _check(args: argparse.Namespace) -> None:
 
 def cmd_annotate(args: argparse.Namespace) -> int:
     """Plan (default) or run the annotation, then build the cleaned archive."""
+    _check(args)
+    try:
+        return _annotate(args)
+    except OSError as exc:  # an unwritable --out or --cache, a full disk: one line, not a traceback
+        raise DataError(f"{getattr(exc, 'filename', None) or args.out}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _annotate(args: argparse.Namespace) -> int:
     from shopsim.simsite.v8.budget_annotation import CacheKey, load_cache, request_body
     from shopsim.simsite.v8.clean_dataset import first_items, load_source, output_paths, second_items
 
-    _check(args)
     source = load_source(args.archive)
     out = Path(args.out) if args.out else source.path.parent
     paths = output_paths(source, out)
