@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from shopsim.text import parse_budget, tokenize
+from shopsim.budget import parse_budget
+from shopsim.text import tokenize
 from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry
 
 __all__ = ["V8Heuristic"]
@@ -74,7 +75,7 @@ class V8Heuristic:
             self.instruction = instruction
             self.tokens = set(tokenize(_query(instruction)))
             found = parse_budget(instruction)
-            self.budget = found[0] if found else None
+            self.budget = found.limit if found else None
             self.known = instruction
         self.multi_turn = info.get("interaction_mode") == "multi_turn"
         if info.get("shopper_reply"):

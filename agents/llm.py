@@ -35,7 +35,7 @@ from shopsim.agents.llm_protocol import ProtocolError, parse_reply, parse_v8_rep
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.skills import SkillContext, load_skills
 from shopsim.errors import ConfigError, SourceError
-from shopsim.simsite.profiles import profile_for_version
+from shopsim.v8.runtime import MAX_ACTIONS, MAX_TOKENS_PER_TURN
 from shopsim.v8.tool_calls import tool_schemas
 
 __all__ = ["SYSTEM_PROMPT", "LLMAgent", "LLMStats"]
@@ -56,6 +56,8 @@ _ENV_BASE_URL = ("SHOPSIM_LLM_BASE_URL", "OPENAI_BASE_URL")
 _ENV_MODEL = ("SHOPSIM_LLM_MODEL", "OPENAI_MODEL")
 _ENV_API_KEY = ("SHOPSIM_LLM_API_KEY", "OPENAI_API_KEY")
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: WebShop's default cap per model turn (v8 uses the seed's, :data:`MAX_TOKENS_PER_TURN`).
+WEBSHOP_MAX_TOKENS = 256
 _RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 _MAX_WAIT_S = 60.0
 _log = logging.getLogger("shopsim.agents.llm")
@@ -129,7 +131,7 @@ class LLMAgent:
         self.seed, self.temperature, self.max_tokens = seed, temperature, max_tokens
         #: The assisted conditions' skill context (guidance only: the task and pages stay the same).
         self.skills: SkillContext | None = load_skills(skills) if skills is not None else None
-        self._cap = max_tokens or profile_for_version(None).llm_max_tokens
+        self._cap = max_tokens or WEBSHOP_MAX_TOKENS
         self.history_turns, self.repair_budget, self.timeout = history_turns, repair_budget, timeout
         self.tool_choice, self.system_prompt = tool_choice, system_prompt
         self.retries, self.backoff, self._sleep = retries, backoff, sleep
@@ -159,7 +161,7 @@ class LLMAgent:
         """
         v8 = info.get("observation_state") is not None
         self.persona = info.get("user_persona") if v8 else None
-        self._cap = self.max_tokens or profile_for_version(info.get("environment_version") if v8 else None).llm_max_tokens
+        self._cap = self.max_tokens or (MAX_TOKENS_PER_TURN if v8 else WEBSHOP_MAX_TOKENS)
         has_search = bool(valid_actions.get("has_search_bar"))
         clicks = [c for c in valid_actions.get("clickables", []) if c != "search"]
         multi_turn = v8 and info.get("interaction_mode") == "multi_turn"  # the shopper answers ask[...]
@@ -192,7 +194,7 @@ class LLMAgent:
         """
         left = info.get("turns_left")
         if left is None:  # outside the runner: the turns the environment has left
-            limit = info.get("max_actions") or profile_for_version(info.get("environment_version")).default_max_actions
+            limit = info.get("max_actions") or MAX_ACTIONS.get(str(info.get("interaction_mode")), MAX_ACTIONS["single_turn"])
             left = int(limit or 0) - int(info.get("actions_used") or 0)
         offered = [t["function"]["name"] for t in tools]
         for used in range(max(0, int(left))):

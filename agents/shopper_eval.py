@@ -13,9 +13,9 @@ from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.episode import run_episode
-from shopsim.simsite.v8.session import DEFAULT_MAX_ACTIONS
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper_tasks import SCENARIOS
+from shopsim.v8.runtime import MAX_ACTIONS
 
 __all__ = ["ScenarioScore", "run_scenarios"]
 
@@ -40,7 +40,7 @@ def run_scenarios(shop: V8Shop, agent_name: str, task_ids: list[int], scenarios:
     out = []
     for name in scenarios or list(SCENARIOS):
         scenario = SCENARIOS[name]
-        limit = DEFAULT_MAX_ACTIONS[scenario.interaction_mode]
+        limit = MAX_ACTIONS[scenario.interaction_mode]
         env = ShopEnv(shop, max_steps=limit, task_mode=scenario.task_mode, interaction_mode=scenario.interaction_mode)
         agent = make_agent(agent_name, seed, {"max_steps": limit, **(agent_options or {})})
         results = [run_episode(env, agent, shop.index_of(t), seed=seed, max_steps=limit) for t in task_ids]

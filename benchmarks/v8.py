@@ -1,4 +1,5 @@
-"""The shopsim-v8 profile: steps/s in-process, search quality, slot fairness, and what asking the shopper is worth.
+"""The shopsim-v8 profile: steps/s in-process, search quality, slot fairness, what asking the shopper is
+worth, and budget-annotation throughput.
 
     python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--shopper-tasks N] [--json]
     python benchmarks/v8.py --only shopper            # just the four-scenario table (a few seconds)
@@ -15,7 +16,9 @@ on the persona tasks whose request hides a target option (a seeded sample): the 
 asks the rule-based shopper, the single-turn one cannot. The HTTP-client rows are what an RL
 trainer sees: threads in one process, each playing heuristic rollouts through ``ShopEnv`` over
 :class:`~shopsim.adapters.v8_http_source.V8HttpSource` (the :class:`~shopsim.adapters.v8_client.V8Client`)
-against a served instance.
+against a served instance. The
+annotation figure sends ``--annotation-items`` budget questions to the local fake model of
+``tests/_fake_llm.py`` (50 ms a reply, no rate limit) at 1 and 8 workers: the pipeline's own overhead.
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ import argparse
 import json
 import random
 import statistics
+import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from shopsim.adapters.env import ShopEnv
@@ -204,6 +210,36 @@ def print_clients(rows: dict[str, float]) -> None:
         print(f"  {f'HTTP client (V8Client) rollout steps/s, {c} clients':<44} {rows[f'client_{c}']:>18,.0f}")
 
 
+def annotation_throughput(items: int, workers: tuple[int, ...] = (1, 8), delay_s: float = 0.05) -> dict[str, float]:
+    """Budget annotations per second against the local fake model (the pipeline's overhead, not a model's)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from _fake_llm import FakeLLM  # type: ignore[import-not-found]
+
+    from shopsim.simsite.v8.budget_annotation import Annotator, CacheKey, Item, RateGate, run_items
+
+    def answer(body: dict[str, Any]) -> dict[str, Any]:
+        ask = json.loads(body["messages"][-1]["content"])
+        content = {"task_id": ask["task_id"], "kind": "upper_bound", "amount": 300, "evidence": "300元以内"}
+        return {"role": "assistant", "content": json.dumps(content, ensure_ascii=False)}
+
+    fake = FakeLLM()
+    fake.default, fake.delay = answer, delay_s
+    out: dict[str, float] = {}
+    try:
+        for n in workers:
+            with tempfile.TemporaryDirectory() as tmp:
+                key = CacheKey("0" * 64, fake.url, "fake")
+                annotator = Annotator(fake.url, "fake", key, Path(tmp) / "cache.jsonl", RateGate(1e9))
+                todo = [Item(i, "instruction_simple", f"想买一个电热水壶，300元以内 #{i}") for i in range(items)]
+                t0 = time.perf_counter()
+                done = run_items(annotator, todo, n)
+                out[f"items_per_s_{n}"] = len(done) / (time.perf_counter() - t0)
+                annotator.close()
+    finally:
+        fake.close()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=None, help="a v8 catalog (default: the bundled one)")
@@ -211,6 +247,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="measured seconds per JSON-API load figure")
     ap.add_argument("--shopper-tasks", type=int, default=60, help="persona tasks in the four-scenario table")
     ap.add_argument("--only", choices=("shopper", "client"), default=None, help="run one table only")
+    ap.add_argument("--annotation-items", type=int, default=64, help="budget questions per annotation figure")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.only == "client":  # needs no shop in this process: the server loads its own
@@ -248,6 +285,7 @@ def main() -> None:
     rows["json_api"] = json_api(shop, args.data, args.seconds)
     rows["http_client"] = client_rollouts(args.data, args.seconds)
     rows["shopper"] = shopper_table(shop, args.shopper_tasks)
+    rows["annotation"] = annotation_throughput(args.annotation_items)
     if args.json:
         rows["search_eval"] = rows["search_eval"].model_dump(exclude={"gold_ranks"})
         print(json.dumps(rows))
@@ -278,6 +316,9 @@ def main() -> None:
               f"{j[f'cpu_{c}']:<7,.0f}us")
     print_clients(rows["http_client"])
     print_shopper(rows["shopper"])
+    a = rows["annotation"]
+    print(f"  {'budget annotations/s, fake model 50 ms (1 / 8 workers)':<44} {a['items_per_s_1']:>8.1f} / "
+          f"{a['items_per_s_8']:<7.1f}  8 workers ~ 8x")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         raise ConfigError("--archive is the shopsim-v8 profile's input; the webshop profile prepares --data DIR")
     if args.data is None:
         raise ConfigError("data prepare needs --data DIR (a folder of WebShop-format files)")
-    if args.manifest is not None or args.engine is not None:
-        raise ConfigError("--manifest and --engine are shopsim-v8 options; a webshop store holds the lucene index")
+    if args.manifest is not None or args.engine is not None or args.no_verify:
+        raise ConfigError("--manifest, --no-verify and --engine are shopsim-v8 options; a webshop store holds the "
+                          "lucene index")
     from shopsim.simsite.store import prepare_store
 
     t0 = time.perf_counter()
@@ -65,13 +66,14 @@ def _prepare_v8(args: argparse.Namespace) -> int:
     archive = args.archive or args.data
     if archive is None:
         raise ConfigError("data prepare --profile shopsim-v8 needs --archive FILE (the products .json or .json.gz)")
-    report = prepare_v8(archive, args.out, manifest=args.manifest, engine=args.engine or "default")
+    report = prepare_v8(archive, args.out, manifest=args.manifest, engine=args.engine or "default",
+                        verify=not args.no_verify)
     if args.json:
         print(json.dumps(dict(report), ensure_ascii=False))
         return 0
     print(f"shopsim data prepare: {archive} -> {args.out}")
     print_table([
-        ("archive sha256", report["archive_sha256"]),
+        ("archive sha256", report["archive_sha256"] + ("" if report["verified"] else "  (NOT verified: --no-verify)")),
         ("json sha256", report["json_sha256"]),
         ("products (in -> kept)", f"{report['products_in']} -> {report['products']}"),
         ("excluded (2+ price-changing axes)", f"{report['excluded']} (reasons in {args.out}/exclusions.json)"),
@@ -179,7 +181,7 @@ def cmd_split(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``data generate``, ``prepare``, ``verify``, ``split`` and ``demos`` (and ``fetch`` when installed)."""
+    """Add ``data generate``, ``prepare``, ``verify``, ``split``, ``annotate-budgets`` and ``demos`` (and ``fetch``)."""
     data = sub.add_parser("data", help="generate, prepare and verify catalogs; build task splits")
     dsub = data.add_subparsers(dest="data_command", required=True)
     gen = dsub.add_parser("generate", help="write a seeded catalog of any size in WebShop's formats")
@@ -202,7 +204,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="webshop: processes (default: 1 for small catalogs, else all CPUs)")
     prep.add_argument("--nouns", action=argparse.BooleanOptionalAction, default=None,
                       help="webshop: tag the titles' nouns for the type reward (default: catalogs of up to 5,000 products)")
-    prep.add_argument("--manifest", default=None, help="shopsim-v8: JSON with archive_sha256 and/or json_sha256")
+    prep.add_argument("--manifest", default=None,
+                      help="shopsim-v8: JSON with archive_sha256 and/or json_sha256 (annotate-budgets writes one); "
+                           "required unless --no-verify")
+    prep.add_argument("--no-verify", action="store_true",
+                      help="shopsim-v8: prepare an archive without its manifest (recorded as verified: false)")
     prep.add_argument("--engine", default=None, choices=("default", "fts5", "numpy"), help="shopsim-v8: search engine")
     prep.add_argument("--json", action="store_true")
     prep.set_defaults(func=cmd_prepare)
@@ -222,8 +228,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--tasks", default="persona", choices=("persona", "all"), help="which tasks to split")
     sp.set_defaults(func=cmd_split)
     _add_fetch(dsub)  # HOOK: `shopsim data fetch` from cli/data_fetch.py, when that module exists
+    from shopsim.cli.data_annotate import add_annotate_parser
     from shopsim.cli.data_demos import add_demos_parser
 
+    add_annotate_parser(dsub)
     add_demos_parser(dsub)
 
 

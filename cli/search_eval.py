@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import get_profile
@@ -18,17 +19,21 @@ def cmd_search_eval(args: argparse.Namespace) -> int:
     from shopsim.simsite.v8.search_eval import evaluate_search
     from shopsim.simsite.v8.shop import V8Shop
 
+    if args.split and args.goals:
+        raise ConfigError("--split and --goals both choose the tasks: give one")
+    goals = f"{_split_file(args)}:{args.split}" if args.split else args.goals
     t0 = time.perf_counter()
     shop = V8Shop.load(args.data, engine=args.engine)  # a prepared folder brings its saved index
-    task_ids = [shop.goal(i).task_id for i in shop.goal_indices(args.goals)] if args.goals else None
+    task_ids = [shop.goal(i).task_id for i in shop.goal_indices(goals)] if goals else None
     t1 = time.perf_counter()
-    rep = evaluate_search(shop.catalog, shop.search_engine, task_ids)
+    rep = evaluate_search(shop.catalog, shop.search_engine, task_ids, workers=args.workers)
     t2 = time.perf_counter()
     if args.json:
         print(rep.model_dump_json(exclude=None if args.per_task else {"gold_ranks"}))
         return 0
-    print(f"shopsim search-eval: {rep.tasks} tasks on {rep.products} products; engine {rep.engine}; "
-          f"{rep.search_version}; load + index {t1 - t0:.1f} s, queries {t2 - t1:.1f} s")
+    where = f" (split {args.split})" if args.split else ""
+    print(f"shopsim search-eval: {rep.tasks} tasks{where} on {rep.products} products; engine {rep.engine}; "
+          f"{rep.search_version}; load + index {t1 - t0:.1f} s, queries {t2 - t1:.1f} s ({args.workers} workers)")
     print(f"  {'oracle query':<20} {'Recall@1':>9} {'Recall@20':>10} {'Recall@150':>11} {'MRR@150':>8}")
     for row in rep.rows:
         print(f"  {row.query_kind:<20} {100 * row.recall_at_1:>8.2f}% {100 * row.recall_at_20:>9.2f}% "
@@ -40,6 +45,21 @@ def cmd_search_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _split_file(args: argparse.Namespace) -> Path:
+    """``--split-file``, else the source-group file in the prepared folder (or beside the catalog file)."""
+    from shopsim.simsite.v8.source_splits import SOURCE_SPLITS_FILE
+
+    if args.split_file:
+        return Path(args.split_file)
+    if args.data is None:
+        raise ConfigError(f"--split {args.split} needs --split-file FILE (the bundled catalog has no {SOURCE_SPLITS_FILE})")
+    data = Path(args.data)
+    found = (data if data.is_dir() else data.parent) / SOURCE_SPLITS_FILE
+    if not found.is_file():
+        raise ConfigError(f"--split {args.split}: no {SOURCE_SPLITS_FILE} in {found.parent}; pass --split-file FILE")
+    return found
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``search-eval`` to the command line."""
     se = sub.add_parser("search-eval", help="v8 search quality: gold-product Recall@1/20/150 and MRR@150")
@@ -49,6 +69,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="a v8 catalog (.json/.json.gz) or a prepared folder (default: the bundled v8 catalog)")
     se.add_argument("--goals", default=None,
                     help="'A:B', 'N', 'A,B,C' (task positions), 'task:ID,ID' or 'splits.json:NAME' (default: all)")
+    se.add_argument("--split", default=None,
+                    help="a group of the source-group split file (persona_eval, standard_eval, persona_train, ...) "
+                         "or of any split file given with --split-file")
+    se.add_argument("--split-file", default=None,
+                    help="default: task_splits.cleaned.v2.json in the --data folder (or beside the --data file)")
+    se.add_argument("--workers", type=int, default=1, help="query threads; the report is identical for any N")
     se.add_argument("--engine", default="default", choices=["default", "fts5", "numpy"])
     se.add_argument("--per-task", action="store_true", help="list (or, with --json, include) each task's gold ranks")
     se.add_argument("--json", action="store_true")

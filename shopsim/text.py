@@ -1,9 +1,8 @@
-"""Text helpers the shop and the agents share: a plural stemmer, the v8 search tokenizer, budgets.
+"""Text helpers the shop and the agents share: a plural stemmer and the v8 search tokenizer.
 
 They sit at the contract level so an agent reads a page the way the shop indexes and scores it
 without importing the shop: :func:`stem` is the WebShop profile's plural folding, :func:`tokenize`
-the v8 profile's ``cjk-bigram+latin-digit-v1`` tokenizer, :func:`parse_budget` the budget a v8
-instruction states.
+the v8 profile's ``cjk-bigram+latin-digit-v1`` tokenizer (budgets live in :mod:`shopsim.budget`).
 
 The v8 tokenizer is deterministic and needs no segmentation service. Chinese has no spaces and a
 word segmenter is a moving dependency (its dictionary and version change the index), so runs of CJK
@@ -20,7 +19,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-__all__ = ["APPROX_FACTOR", "TOKENIZER_VERSION", "is_cjk", "parse_budget", "stem", "tokenize"]
+__all__ = ["TOKENIZER_VERSION", "is_cjk", "stem", "tokenize"]
 
 
 def stem(word: str) -> str:
@@ -75,50 +74,3 @@ _CJK_CHAR = re.compile(f"[{_CJK}]")
 def is_cjk(char: str) -> bool:
     """Whether ``char`` is one of the characters :func:`tokenize` cuts into bigrams."""
     return bool(_CJK_CHAR.match(char))
-
-
-APPROX_FACTOR = 1.10
-"""An approximate budget ("1000元左右", "about 50 dollars") allows this much more."""
-
-_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
-_UNIT = r"(?:元|块钱|块|rmb|yuan|dollars?|usd|bucks|美元|人民币)"
-_CUR = r"[$¥￥]"
-_APPROX_AFTER = re.compile(r"^\s*(?:" + _UNIT + r")?\s*(?:左右|上下|以内左右)")
-_APPROX_BEFORE = re.compile(r"(?:大约|大概|约|差不多|about|around|approximately|roughly|circa|approx\.?)\s*" + _CUR + r"?\s*$")
-_RANGE = re.compile(
-    r"(?:(?:价格|预算|价位|price[ds]?|budget|between|from|在)\s*\S{0,4}?\s*)?" + _CUR + r"?\s*(" + _NUM + r")\s*"
-    + _UNIT + r"?\s*(?:到|至|-|~|～|—|–|to|and)\s*" + _CUR + r"?\s*(" + _NUM + r")\s*(" + _UNIT + r")?",
-    re.IGNORECASE,
-)
-_SINGLE = re.compile(r"(" + _CUR + r")\s*(" + _NUM + r")|(" + _NUM + r")\s*(" + _UNIT + r")", re.IGNORECASE)
-_CUE = re.compile(r"价格|预算|价位|元|price|budget|yuan|dollar|\$|¥|￥|under|below|less than|at most|up to", re.IGNORECASE)
-
-
-def _num(text: str) -> float:
-    return float(text.replace(",", ""))
-
-
-def parse_budget(text: str) -> tuple[float, bool] | None:
-    """The budget a text states: ``(upper bound, approximate?)``, or ``None`` when it states none.
-
-    A range gives its upper end; an approximate amount (左右, 上下, 大约, about, around,
-    approximately) is multiplied by :data:`APPROX_FACTOR`. Only numbers tied to a currency or a
-    price word count, so "2-3 people" or "QC45" are never budgets.
-    """
-    if not text:
-        return None
-    s = unicodedata.normalize("NFKC", text)
-    for m in _RANGE.finditer(s):
-        has_cue = bool(m.group(3)) or bool(_CUE.search(s[max(0, m.start() - 8) : m.end()]))
-        low, high = _num(m.group(1)), _num(m.group(2))
-        if has_cue and high >= low:
-            return _approx(s, m.start(), m.end(), high)
-    for m in _SINGLE.finditer(s):
-        value = _num(m.group(2) or m.group(3))
-        return _approx(s, m.start(), m.end(), value)
-    return None
-
-
-def _approx(s: str, start: int, end: int, value: float) -> tuple[float, bool]:
-    approx = bool(_APPROX_AFTER.match(s[end : end + 8]) or _APPROX_BEFORE.search(s[max(0, start - 14) : start]))
-    return (round(value * APPROX_FACTOR, 6) if approx else value), approx

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from shopsim.errors import ConfigError, did_you_mean
+from shopsim.v8.runtime import MAX_ACTIONS, MAX_TOKENS_PER_TURN
 
-__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop", "profile_for_version"]
+__all__ = ["PROFILES", "Profile", "ShopLike", "get_profile", "open_shop"]
 
 
 def _resolve(path: str) -> Any:
@@ -247,7 +248,7 @@ PROFILES: dict[str, Profile] = {
         feedback_codes=("ok", "invalid_format", "search_unavailable", "unavailable_action", "already_selected",
                         "incomplete_options"),
         terminations=("purchase", "action_limit", "generation_length"),
-        default_max_actions=30,
+        default_max_actions=MAX_ACTIONS["single_turn"],
         lease_policy="queue",
         app_factory="shopsim.simsite.v8.service:create_v8_app",
         episode_source="shopsim.adapters.v8_episode:v8_episode_source",
@@ -268,19 +269,9 @@ PROFILES: dict[str, Profile] = {
         transfer_tasks="shopsim.agents.transfer.v8_suite:load_v8_tasks",
         transfer_suite="shopsim.agents.transfer.v8_suite:run_v8_suite",
         http_source="shopsim.adapters.v8_http_source:v8_http_episode_source",
-        llm_max_tokens=4096,
+        llm_max_tokens=MAX_TOKENS_PER_TURN,
     ),
 }
-
-
-def profile_for_version(environment_version: str | None) -> Profile:
-    """The profile whose episodes report ``environment_version`` (what an agent reads from ``info``,
-    whichever page source played it); ``webshop`` for None or a version no profile has.
-    """
-    for profile in PROFILES.values():
-        if environment_version is not None and profile.environment_version == environment_version:
-            return profile
-    return PROFILES["webshop"]
 
 
 def get_profile(name: str | Profile | None) -> Profile:

@@ -9,29 +9,45 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shopsim.budget import parse_budget
 from shopsim.simsite.v8.records import V8Product, V8Task
-from shopsim.text import parse_budget
 
 __all__ = ["Budget", "PriceResolution", "resolve_price", "task_budget"]
 
 
 @dataclass(frozen=True)
 class Budget:
-    """A budget upper bound and where it came from (``price_upper``, ``instruction_simple``, ...)."""
+    """A declared budget and where it came from.
 
-    limit: float
+    ``source`` is ``annotation`` (``price_upper`` written by ``shopsim data annotate-budgets``),
+    ``price_upper`` (any other valid ``price_upper``), ``regex`` (read from ``field``) or
+    ``unparseable`` (``field`` states a budget whose amount cannot be read: ``limit`` is None and
+    ``r_price`` fails closed, as for an unverifiable price).
+    """
+
+    limit: float | None
     source: str
     approximate: bool = False
+    field: str | None = None
+    phrase: str | None = None
 
 
 def task_budget(task: V8Task) -> Budget | None:
-    """``price_upper`` when valid, else parsed from ``instruction_simple``, else from ``instruction``."""
+    """``price_upper`` when valid, else parsed from ``instruction_simple``, else from ``instruction``.
+
+    A budget phrase whose amount cannot be read is kept when neither text gives a number: the
+    budget is declared, so "no budget" would score it as met.
+    """
     if task.price_upper is not None:
-        return Budget(task.price_upper, "price_upper")
-    for source, text in (("instruction_simple", task.instruction_simple), ("instruction", task.instruction)):
-        if text and (found := parse_budget(text)) is not None:
-            return Budget(found[0], source, found[1])
-    return None
+        return Budget(task.price_upper, task.price_upper_source)
+    unreadable: Budget | None = None
+    for field, text in (("instruction_simple", task.instruction_simple), ("instruction", task.instruction)):
+        found = parse_budget(text)
+        if found is not None and found.parsed:
+            return Budget(found.limit, "regex", found.approximate, field, found.phrase)
+        if found is not None and unreadable is None:
+            unreadable = Budget(None, "unparseable", False, field, found.phrase)
+    return unreadable
 
 
 @dataclass(frozen=True)

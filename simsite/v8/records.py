@@ -106,6 +106,7 @@ class V8Task(BaseModel):
     attributes: list[str] = Field(default_factory=list)
     options: list[tuple[str | None, str]] = Field(default_factory=list)
     price_upper: float | None = None
+    price_upper_source: str = "price_upper"  # "annotation" when annotate-budgets wrote it
     user_persona: dict[str, Any] | None = None
     task_mode: TaskMode = "standard"
 
@@ -393,5 +394,6 @@ def _task(rec: Any, product: V8Product, at: str) -> V8Task:
         raise DataError(f"{at}: field 'task_mode': 'persona' but neither the task nor its product has a user_persona")
     return V8Task(task_id=tid, asin=product.asin, instruction=instruction, instruction_simple=simple,
                   attributes=[a.strip() for a in attrs if a.strip()], options=options, price_upper=budget,
+                  price_upper_source="annotation" if rec.get("price_upper_source") == "annotation" else "price_upper",
                   user_persona=persona, task_mode=mode)
 

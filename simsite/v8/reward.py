@@ -45,7 +45,9 @@ class RewardDetail(BaseModel):
     category_overlap: int = 0
     title_score: float = 0.0
     budget: float | None = None
-    budget_source: str | None = None
+    budget_source: str = "none"  # annotation | price_upper | regex | unparseable | none
+    budget_field: str | None = None  # the text a regex budget was read from
+    budget_phrase: str | None = None
     selected_price: float | None = None
     price_reason: str = ""
     term_source: str = ""
@@ -167,6 +169,8 @@ def score_v8_purchase(
     budget = task_budget(task)
     if budget is None:
         r_price = 1.0
+    elif budget.limit is None:  # declared but unreadable: fail closed, as for an unverifiable price
+        r_price = 0.0
     else:
         r_price = 1.0 if price.verifiable and price.price is not None and price.price <= budget.limit + 1e-9 else 0.0
     r_att = m_att / n_att if n_att else 1.0
@@ -178,7 +182,8 @@ def score_v8_purchase(
         r_type=r_type, r_att=r_att, r_option=r_option, r_price=r_price, r_loose=r_loose, r_strict=r_strict,
         r_success=success, target_asin_match=bought.asin == task.asin, price_verifiable=price.verifiable,
         n_att=n_att, m_att=m_att, n_opt=n_opt, m_opt=m_opt, category_overlap=overlap, title_score=title_score,
-        budget=budget.limit if budget else None, budget_source=budget.source if budget else None,
+        budget=budget.limit if budget else None, budget_source=budget.source if budget else "none",
+        budget_field=budget.field if budget else None, budget_phrase=budget.phrase if budget else None,
         selected_price=price.price, price_reason=price.reason, term_source=terms.source,
     )
 

@@ -9,11 +9,12 @@ reward, which also credits non-gold products that meet every requirement.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from pydantic import BaseModel
 
 from shopsim.errors import ConfigError
-from shopsim.simsite.v8.records import V8Catalog
+from shopsim.simsite.v8.records import V8Catalog, V8Task
 from shopsim.simsite.v8.search import RESULTS_N, SEARCH_VERSION, V8SearchEngine
 
 __all__ = ["QueryKindStats", "SearchEvalReport", "evaluate_search"]
@@ -65,8 +66,15 @@ def _stats(kind: str, ranks: Sequence[int | None]) -> QueryKindStats:
                           recall_at_150=recall(RESULTS_N), mrr_at_150=mrr)
 
 
-def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequence[int] | None = None) -> SearchEvalReport:
-    """Rank of each task's own product for its simple and its full instruction (all tasks by default)."""
+def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequence[int] | None = None,
+                    workers: int = 1) -> SearchEvalReport:
+    """Rank of each task's own product for its simple and its full instruction (all tasks by default).
+
+    ``workers`` threads run the queries; each task's ranks depend only on the index and its own
+    text, and they are gathered in task order, so the report is identical for any ``workers``.
+    """
+    if workers < 1:
+        raise ConfigError(f"--workers {workers}: must be >= 1")
     if task_ids is None:
         tasks = list(catalog.tasks)
     else:
@@ -76,7 +84,16 @@ def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequen
             if task is None:
                 raise ConfigError(f"unknown task id {tid}: the catalog has {len(catalog.tasks)} tasks")
             tasks.append(task)
-    ranks = {t.task_id: (_rank(engine, t.simple_text, t.asin), _rank(engine, t.instruction, t.asin)) for t in tasks}
+
+    def ranks_of(task: V8Task) -> tuple[int | None, int | None]:
+        return _rank(engine, task.simple_text, task.asin), _rank(engine, task.instruction, task.asin)
+
+    if workers == 1:
+        found = [ranks_of(t) for t in tasks]
+    else:
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="search-eval") as pool:
+            found = list(pool.map(ranks_of, tasks))
+    ranks = {t.task_id: r for t, r in zip(tasks, found, strict=True)}
     return SearchEvalReport(
         search_version=SEARCH_VERSION, engine=engine.kind, products=len(catalog.products), tasks=len(tasks),
         simple=_stats("instruction_simple", [s for s, _ in ranks.values()]),

@@ -25,21 +25,18 @@ from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper import DialogueTurn, Shopper, ShopperFactory, rule_shopper
 from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
 from shopsim.v8.observation_text import render_observation_text
+from shopsim.v8.runtime import MAX_ACTIONS, InteractionMode
 from shopsim.v8.tool_calls import option_arg, parse_v8_action
 
 __all__ = [
-    "DEFAULT_MAX_ACTIONS",
     "MAX_QUERY_CHARS",
     "TERMINATIONS",
-    "InteractionMode",
     "V8Session",
     "V8Step",
 ]
 
 MAX_QUERY_CHARS = 500
 KEY_ATTRIBUTES = 4
-InteractionMode = Literal["single_turn", "multi_turn"]
-DEFAULT_MAX_ACTIONS: dict[str, int] = {"single_turn": 30, "multi_turn": 40}
 TERMINATIONS = ("purchase", "action_limit", "generation_length")
 BACK, PREV, NEXT, BUY = "back to search", "< prev", "next >", "buy now"
 
@@ -77,7 +74,7 @@ class V8Session:
         self._shopper: Shopper | None = None
         self.dialogue: list[DialogueTurn] = []
         self.reply: str | None = None
-        self.max_actions = max_actions if max_actions is not None else DEFAULT_MAX_ACTIONS[interaction_mode]
+        self.max_actions = max_actions if max_actions is not None else MAX_ACTIONS[interaction_mode]
         self.actions = 0
         self.done = False
         self.termination: str | None = None

@@ -20,6 +20,7 @@ from typing import Any
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.datafiles import load_json
+from shopsim.simsite.v8.source_splits import SOURCE_SPLITS_VERSION, source_splits_from
 
 __all__ = [
     "DEFAULT_LARGE_GROUP",
@@ -248,7 +249,7 @@ def write_split_file(result: SplitResult, path: str | Path) -> None:
 
 
 def read_split_file(path: str | Path) -> dict[str, list[int]]:
-    """Read and check a split file; any problem is one DataError line naming the file.
+    """Read and check a split file (or the source-group file); any problem is one DataError line naming the file.
 
     Raises:
         DataError: unreadable or not JSON, wrong ``version``, no ``splits`` object, a split that is
@@ -257,6 +258,8 @@ def read_split_file(path: str | Path) -> dict[str, list[int]]:
     data = load_json(Path(path))
     if not isinstance(data, dict):
         raise DataError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    if data.get("version") == SOURCE_SPLITS_VERSION:  # the official source groups (persona_eval, ...)
+        return source_splits_from(data, path)
     if data.get("version") != SPLIT_FILE_VERSION:
         raise DataError(f"{path}: version is {data.get('version')!r}, expected {SPLIT_FILE_VERSION!r}")
     raw = data.get("splits")

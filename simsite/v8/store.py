@@ -41,14 +41,37 @@ def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
     if not isinstance(data, dict):
         raise DataError(f"{path}: the checksum manifest must be a JSON object")
     out = {}
-    for key, aliases in (("archive_sha256", ("archive_sha256", "sha256")), ("json_sha256", ("json_sha256",))):
+    # our names, then the names annotate-budgets (and the seed's clean_dataset_manifest) write
+    for key, aliases in (("archive_sha256", ("archive_sha256", "sha256", "output_archive_sha256")),
+                         ("json_sha256", ("json_sha256", "output_data_sha256"))):
         for a in aliases:
             if isinstance(data.get(a), str):
                 out[key] = data[a].lower()
                 break
     if not out:
-        raise DataError(f"{path}: the checksum manifest has neither archive_sha256 nor json_sha256")
+        raise DataError(f"{path}: the checksum manifest has neither archive_sha256 nor json_sha256 "
+                        "(nor output_archive_sha256 / output_data_sha256)")
     return out
+
+
+def _copy_source_splits(manifest: str | Path | None, dest: Path) -> None:
+    """Bring the source-group split file beside the manifest into the prepared folder, checked.
+
+    annotate-budgets writes ``task_splits.cleaned.v2.json`` next to its manifest, which records the
+    file's SHA-256; ``search-eval --split persona_eval`` then finds it in the prepared folder.
+    """
+    from shopsim.simsite.v8.source_splits import SOURCE_SPLITS_FILE
+
+    if manifest is None:
+        return
+    src = Path(manifest).parent / SOURCE_SPLITS_FILE
+    want = json.loads(Path(manifest).read_text(encoding="utf-8")).get("task_splits_sha256")
+    if not src.is_file() or not isinstance(want, str):
+        return
+    raw = src.read_bytes()
+    if _sha256(raw) != want.lower():
+        raise DataError(f"{src}: sha256 differs from task_splits_sha256 in {manifest}: the split file is not the one expected")
+    (dest / SOURCE_SPLITS_FILE).write_bytes(raw)
 
 
 class PrepareReport(dict):
@@ -56,11 +79,21 @@ class PrepareReport(dict):
 
 
 def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None = None,
-               engine: str = "default") -> PrepareReport:
-    """Verify ``archive`` (``.json`` or ``.json.gz``), drop unrecoverable products, index, save."""
+               engine: str = "default", *, verify: bool = True) -> PrepareReport:
+    """Verify ``archive`` (``.json`` or ``.json.gz``), drop unrecoverable products, index, save.
+
+    The seed's ``prepare_data.py`` accepts an archive only with its manifest and never falls back
+    silently, so without ``manifest`` this refuses unless ``verify=False`` says so explicitly (the
+    report then records ``verified: false``).
+    """
     from shopsim.simsite.v8.search import make_engine, save_index
 
     src = Path(archive)
+    if manifest is None and verify:
+        raise DataError(f"{src}: no checksum manifest given: pass --manifest FILE (archive_sha256 / json_sha256), "
+                        "or --no-verify to prepare an unverified archive")
+    if manifest is not None and not verify:
+        raise DataError("--manifest and --no-verify contradict each other: give one")
     try:
         raw_archive = src.read_bytes()
     except OSError as exc:
@@ -85,6 +118,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     dest.mkdir(parents=True, exist_ok=True)
     products_bytes = gzip.compress(json.dumps(kept_records, ensure_ascii=False).encode("utf-8"), mtime=0)
     (dest / PRODUCTS).write_bytes(products_bytes)
+    _copy_source_splits(manifest, dest)
     (dest / EXCLUSIONS).write_text(json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
     index = make_engine(kept.products, engine)
@@ -93,6 +127,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
         format=PREPARED_FORMAT,
         environment_version="shopsimulator-paper-aligned-v8",
         source=src.name,
+        verified=manifest is not None,
         **sums,
         products_sha256=_sha256(products_bytes),
         products_in=len(catalog.products),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import importlib.util
 import json
 import subprocess
@@ -42,7 +43,8 @@ def test_prepare_split_eval_on_a_generated_catalog(tmp_path):
     archive = tmp_path / "products.json.gz"
     archive.write_bytes(gzip.compress(json.dumps(generate_v8(300, seed=3), ensure_ascii=False).encode(), mtime=0))
     prepared = tmp_path / "prepared"
-    report = json.loads(shopsim("data", "prepare", "--archive", str(archive), "--out", str(prepared), "--json").stdout)
+    report = json.loads(shopsim("data", "prepare", "--archive", str(archive), "--out", str(prepared), "--no-verify",
+                                "--json").stdout)
     assert report["products"] + report["excluded"] == report["products_in"] == 300
     excluded = json.loads((prepared / "exclusions.json").read_text())["excluded"]
     assert len(excluded) == report["excluded"] and all("price-changing" in e["reason"] for e in excluded)
@@ -58,6 +60,30 @@ def test_prepare_split_eval_on_a_generated_catalog(tmp_path):
     assert all(e["termination"] in ("purchase", "action_limit") for e in episodes)
     ev = json.loads(shopsim("search-eval", "--profile", "shopsim-v8", "--data", str(prepared), "--json").stdout)
     assert ev["tasks"] == report["tasks"]
+
+
+def test_prepare_refuses_an_archive_without_its_manifest(tmp_path):
+    raw = json.dumps([{"asin": "300000000001", "title": "电热水壶", "pricing": [99],
+                       "instructions": [{"task_id": 1, "instruction": "一个电热水壶，两百元以内"}]}]).encode()
+    archive = tmp_path / "products.json.gz"
+    archive.write_bytes(gzip.compress(raw, mtime=0))
+    out = shopsim("data", "prepare", "--profile", "shopsim-v8", "--archive", str(archive), "--out", str(tmp_path / "o"),
+                  ok=False)
+    assert out.returncode != 0 and out.stdout == ""
+    assert out.stderr.count("\n") == 1 and "no checksum manifest" in out.stderr and "--no-verify" in out.stderr
+    assert not (tmp_path / "o").exists()
+    manifest = tmp_path / "manifest.json"  # the names annotate-budgets writes
+    manifest.write_text(json.dumps({"output_archive_sha256": hashlib.sha256(archive.read_bytes()).hexdigest(),
+                                    "output_data_sha256": hashlib.sha256(raw).hexdigest()}))
+    ok = json.loads(shopsim("data", "prepare", "--archive", str(archive), "--manifest", str(manifest),
+                            "--out", str(tmp_path / "o"), "--json").stdout)
+    assert ok["verified"] is True and ok["products"] == 1
+    unverified = json.loads(shopsim("data", "prepare", "--archive", str(archive), "--no-verify",
+                                    "--out", str(tmp_path / "o2"), "--json").stdout)
+    assert unverified["verified"] is False
+    both = shopsim("data", "prepare", "--archive", str(archive), "--no-verify", "--manifest", str(manifest),
+                   "--out", str(tmp_path / "o3"), ok=False)
+    assert both.returncode != 0 and "contradict" in both.stderr and both.stderr.count("\n") == 1
 
 
 def test_bad_input_is_one_line_and_exit_2(tmp_path):

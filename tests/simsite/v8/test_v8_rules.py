@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+from shopsim.budget import parse_budget
 from shopsim.errors import DataError
 from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import load_v8_catalog, parse_v8_records, public_persona
 from shopsim.simsite.v8.reward import TitleTerms, score_v8_purchase
-from shopsim.text import parse_budget
 
 
 def product(**kw):
@@ -40,7 +40,8 @@ def catalog(*records):
     ("A 2-3 person tent under $120", (120.0, False)),
 ])
 def test_budget_patterns(text, want):
-    assert parse_budget(text) == want
+    found = parse_budget(text)
+    assert (found.limit, found.approximate) == want
 
 
 @pytest.mark.parametrize("text", ["", "Bose QC45 耳机", "适合2-3人使用的帐篷", "a size 10 shoe"])
@@ -54,13 +55,22 @@ def test_budget_sources_in_order():
         {"task_id": 2, "instruction": "价格在100到200元之间的杯子", "instruction_simple": "300元左右的杯子", "price_upper": None},
         {"task_id": 3, "instruction": "价格在100到200元之间的杯子", "instruction_simple": "一个杯子"},
         {"task_id": 4, "instruction": "一个杯子", "price_upper": "not a number"},
+        {"task_id": 5, "instruction": "一个杯子", "price_upper": 99, "price_upper_source": "annotation"},
+        {"task_id": 6, "instruction": "两百元以内的杯子", "instruction_simple": "几百元以内的杯子"},
+        {"task_id": 7, "instruction": "几百元以内的杯子", "instruction_simple": "一个杯子"},
     ])
     tasks = {t.task_id: t for t in catalog(rec).tasks}
     assert (task_budget(tasks[1]).limit, task_budget(tasks[1]).source) == (150.0, "price_upper")
     b2 = task_budget(tasks[2])
-    assert (b2.limit, b2.source, b2.approximate) == (pytest.approx(330.0), "instruction_simple", True)
-    assert (task_budget(tasks[3]).limit, task_budget(tasks[3]).source) == (200.0, "instruction")
+    assert (b2.limit, b2.source, b2.approximate, b2.field) == (pytest.approx(330.0), "regex", True, "instruction_simple")
+    b3 = task_budget(tasks[3])
+    assert (b3.limit, b3.source, b3.field, b3.phrase) == (200.0, "regex", "instruction", "100到200元")
     assert task_budget(tasks[4]) is None  # an invalid price_upper falls back to the text, which has none
+    assert (task_budget(tasks[5]).limit, task_budget(tasks[5]).source) == (99.0, "annotation")
+    b6 = task_budget(tasks[6])  # the simple text's phrase is unreadable; the full one gives a number
+    assert (b6.limit, b6.source, b6.field) == (200.0, "regex", "instruction")
+    b7 = task_budget(tasks[7])
+    assert (b7.limit, b7.source, b7.field, b7.phrase) == (None, "unparseable", "instruction", "几百元")
 
 
 # ---- selected-SKU prices -----------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_prepared_folder_excludes_two_axis_product_and_checker_skips_its_case(tm
     from shopsim.simsite.v8.shop import V8Shop
     from shopsim.simsite.v8.store import prepare_v8
 
-    report = prepare_v8(SAMPLE / "products.json", tmp_path / "prep")
+    report = prepare_v8(SAMPLE / "products.json", tmp_path / "prep", verify=False)
     assert (report["products_in"], report["products"], report["excluded"]) == (12, 11, 1)
     shop = V8Shop.load(tmp_path / "prep")
     assert shop.product("731560284419") is None
@@ -97,7 +97,7 @@ def test_prepared_folder_refuses_altered_products(tmp_path):
     from shopsim.simsite.v8.shop import V8Shop
     from shopsim.simsite.v8.store import prepare_v8
 
-    prepare_v8(SAMPLE / "products.json", tmp_path / "prep")
+    prepare_v8(SAMPLE / "products.json", tmp_path / "prep", verify=False)
     products = tmp_path / "prep" / "products.json.gz"
     products.write_bytes(products.read_bytes() + b"\0")
     with pytest.raises(DataError, match="altered"):
