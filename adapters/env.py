@@ -117,7 +117,9 @@ class ShopEnv(gym.Env[Any, str]):
         self.goal_index: int | None = None
         self._episode = 0
         # A replayed bundle brings its own goals and no shop: its pages follow WebShop's contract.
-        self.profile: Profile = getattr(self.shop, "profile", None) or get_profile(None)
+        # A source serving a contract's episodes from elsewhere (the v8 service over HTTP) names its profile.
+        self.profile: Profile = (getattr(self.shop, "profile", None) or getattr(source, "profile", None)
+                                 or get_profile(None))
         self.task_mode, self.interaction_mode = task_mode, interaction_mode
         if (source is not None and not self.profile.page_sources) or observation_mode not in self.profile.observation_modes:
             raise ConfigError(f"a {self.profile.name} ShopEnv runs in-process with observation_mode="

@@ -33,6 +33,7 @@ from shopsim.translators.sim_pages import SimsiteTranslator
 __all__ = [
     "HttpSource",
     "InProcessSource",
+    "http_episode_source",
     "inprocess_episode_source",
 ]
 
@@ -92,6 +93,12 @@ def inprocess_episode_source(shop: Shop, *, strict: bool = False, max_steps: int
                              task_mode: str | None = None, interaction_mode: str = "single_turn") -> InProcessSource:
     """The ``webshop`` profile's ``episode_source``: ShopEnv's in-process episodes (session id = goal number)."""
     return InProcessSource(shop, strict=strict, max_steps=max_steps, session_prefix="")
+
+
+def http_episode_source(base_url: str, *, strict: bool = False, max_steps: int | None = None,
+                        task_mode: str | None = None) -> HttpSource:
+    """The ``webshop`` profile's ``http_source``: its JSON API's sessions (the episode loop counts steps)."""
+    return HttpSource(base_url, strict=strict, max_steps=None)
 
 
 class HttpSource(SourceBase):

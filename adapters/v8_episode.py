@@ -21,9 +21,9 @@ from shopsim.simsite.v8.records import public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper import private_goal
-from shopsim.v8.observation_state import page_state_from_observation
+from shopsim.v8.observation_state import ObservationState, page_state_from_observation
 
-__all__ = ["V8Episode", "V8Source", "v8_episode_source"]
+__all__ = ["V8Episode", "V8Source", "v8_episode_source", "v8_info"]
 
 
 class V8Episode:
@@ -68,31 +68,46 @@ class V8Episode:
     def info(self, state: PageState | None = None) -> dict[str, Any]:
         """The step's ``info``; pass the ``page_state`` already built for this step to reuse it."""
         s = self.session
-        detail = s.detail.model_dump(mode="json") if s.detail is not None else None
-        state = state if state is not None else self.page_state
-        extra: dict[str, Any] = {}
-        if s.interaction_mode == "multi_turn":
-            extra.update(shopper_reply=s.reply, dialogue=[t.model_dump() for t in s.dialogue])
-        if self.include_private:
-            extra["private_goal"] = private_goal(self.task).model_dump(mode="json")
-        return {
-            "valid_actions": state.valid_actions(),
-            "page_state": state,
-            "feedback": state.feedback,
-            "instruction": self.instruction,
-            "reward_info": {**detail, "purchased_asin": s.state.purchased_asin} if detail and s.termination == "purchase" else None,
-            "reward_detail": detail,
-            "observation_state": s.state,
-            "termination": s.termination,
-            "task_id": self.task.task_id,
-            "task_mode": self.mode,
-            "user_persona": public_persona(self.task.user_persona) if self.mode == "persona" else None,
-            "environment_version": ENVIRONMENT["environment_version"],
-            "actions_used": s.actions,
-            "max_actions": s.max_actions,
-            "interaction_mode": s.interaction_mode,
-            **extra,
-        }
+        return v8_info(state if state is not None else self.page_state, s.state,
+                       s.detail.model_dump(mode="json") if s.detail is not None else None,
+                       instruction=self.instruction, task_id=self.task.task_id, task_mode=self.mode,
+                       user_persona=public_persona(self.task.user_persona) if self.mode == "persona" else None,
+                       actions_used=s.actions, max_actions=s.max_actions, interaction_mode=s.interaction_mode,
+                       shopper_reply=s.reply, dialogue=[t.model_dump() for t in s.dialogue],
+                       private=private_goal(self.task).model_dump(mode="json") if self.include_private else None)
+
+
+def v8_info(state: PageState, obs: ObservationState, detail: dict[str, Any] | None, *, instruction: str,
+            task_id: int, task_mode: str, user_persona: dict[str, Any] | None, actions_used: int,
+            max_actions: int, interaction_mode: str, shopper_reply: str | None = None,
+            dialogue: list[dict[str, Any]] | None = None, private: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A v8 step's ``info`` from its facts, wherever the episode runs (in process, or over HTTP), so the
+    two give equal ``info`` for equal episodes.
+    """
+    purchased = detail is not None and obs.termination == "purchase"
+    extra: dict[str, Any] = {}
+    if interaction_mode == "multi_turn":
+        extra.update(shopper_reply=shopper_reply, dialogue=dialogue or [])
+    if private is not None:
+        extra["private_goal"] = private
+    return {
+        "valid_actions": state.valid_actions(),
+        "page_state": state,
+        "feedback": state.feedback,
+        "instruction": instruction,
+        "reward_info": {**detail, "purchased_asin": obs.purchased_asin} if purchased and detail else None,
+        "reward_detail": detail,
+        "observation_state": obs,
+        "termination": obs.termination,
+        "task_id": task_id,
+        "task_mode": task_mode,
+        "user_persona": user_persona,
+        "environment_version": ENVIRONMENT["environment_version"],
+        "actions_used": actions_used,
+        "max_actions": max_actions,
+        "interaction_mode": interaction_mode,
+        **extra,
+    }
 
 
 class V8Source(SourceBase):
@@ -132,7 +147,7 @@ class V8Source(SourceBase):
         return self._out(*self._playing("step").step(action))
 
     def terminate(self, reason: str) -> StepOut:
-        """End the episode for a runtime reason (``generation_length``, ``action_limit``): the zero vector."""
+        """End the episode for a runtime reason (``action_limit`` or ``generation_length``): the zero vector."""
         return self._out(*self._playing("terminate").terminate(reason))
 
     def render_observation(self, state: PageState, mode: str) -> str:

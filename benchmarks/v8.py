@@ -3,6 +3,7 @@ worth, and budget-annotation throughput.
 
     python benchmarks/v8.py [--data FILE_OR_DIR] [--episodes N] [--seconds S] [--shopper-tasks N] [--json]
     python benchmarks/v8.py --only shopper            # just the four-scenario table (a few seconds)
+    python benchmarks/v8.py --only client             # just the HTTP-client rollout rows (about a minute)
 
 Prints one table. Targets (2-core machine): >= 4,000 steps/s in-process for the heuristic agent;
 the JSON API (``shopsim serve --profile shopsim-v8`` in its own process, loaded by separate client
@@ -12,7 +13,10 @@ fairness run opens 2x as many sessions as there are slots, each holding its slot
 episode, and reports how long resets waited and whether they were served in arrival order. The
 shopper table plays the heuristic agent in the four scenarios (single/multi-turn x standard/persona)
 on the persona tasks whose request hides a target option (a seeded sample): the multi-turn agent
-asks the rule-based shopper, the single-turn one cannot. The
+asks the rule-based shopper, the single-turn one cannot. The HTTP-client rows are what an RL
+trainer sees: threads in one process, each playing heuristic rollouts through ``ShopEnv`` over
+:class:`~shopsim.adapters.v8_http_source.V8HttpSource` (the :class:`~shopsim.adapters.v8_client.V8Client`)
+against a served instance. The
 annotation figure sends ``--annotation-items`` budget questions to the local fake model of
 ``tests/_fake_llm.py`` (50 ms a reply, no rate limit) at 1 and 8 workers: the pipeline's own overhead.
 """
@@ -149,6 +153,63 @@ def print_shopper(rows: list[dict[str, Any]]) -> None:
               f"{r['asks_per_episode']:>8.2f} {r['mean_steps']:>9.2f}")
 
 
+def client_rollouts(data: str | None, seconds: float) -> dict[str, float]:
+    """Rollout steps/s through the HTTP client at 1/8/32 concurrent clients (threads), each on its own lease."""
+    import threading
+
+    from _http_load import Served
+
+    from shopsim.adapters.v8_http_source import V8HttpSource
+
+    def rate(base: str, clients: int, n_goals: int) -> float:
+        counts = [0] * clients
+        start = threading.Barrier(clients + 1)
+        stop = threading.Event()
+
+        def worker(i: int) -> None:
+            env, agent = ShopEnv(None, source=V8HttpSource(base, max_actions=30)), make_agent("heuristic", i)
+            with env:
+                start.wait()
+                for episode in range(10**9):
+                    agent.reset(seed=episode)
+                    obs, info = env.reset(seed=0, options={"goal": (i * 97 + episode) % n_goals})
+                    done = False
+                    while not done and not stop.is_set():
+                        obs, _, term, trunc, info = env.step(agent.act(obs, info["valid_actions"], info))
+                        counts[i] += 1
+                        done = term or trunc
+                    if stop.is_set():
+                        return
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(clients)]
+        for t in threads:
+            t.start()
+        start.wait()
+        t0 = time.perf_counter()
+        time.sleep(seconds)
+        stop.set()
+        total, dt = sum(counts), time.perf_counter() - t0
+        for t in threads:
+            t.join()
+        return total / dt
+
+    with Served(["--profile", "shopsim-v8", "--slots", "40", *(["--data", data] if data else [])]) as served:
+        n_goals = len(httpx_tasks(served.base))
+        return {f"client_{c}": rate(served.base, c, n_goals) for c in (1, 8, 32)}
+
+
+def httpx_tasks(base: str) -> list[int]:
+    from shopsim.adapters.v8_client import V8Client
+
+    with V8Client(base) as client:
+        return client.tasks().task_ids
+
+
+def print_clients(rows: dict[str, float]) -> None:
+    for c in (1, 8, 32):
+        print(f"  {f'HTTP client (V8Client) rollout steps/s, {c} clients':<44} {rows[f'client_{c}']:>18,.0f}")
+
+
 def annotation_throughput(items: int, workers: tuple[int, ...] = (1, 8), delay_s: float = 0.05) -> dict[str, float]:
     """Budget annotations per second against the local fake model (the pipeline's overhead, not a model's)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -185,10 +246,16 @@ def main() -> None:
     ap.add_argument("--episodes", type=int, default=300)
     ap.add_argument("--seconds", type=float, default=3.0, help="measured seconds per JSON-API load figure")
     ap.add_argument("--shopper-tasks", type=int, default=60, help="persona tasks in the four-scenario table")
-    ap.add_argument("--only", choices=("shopper",), default=None, help="run one table only")
+    ap.add_argument("--only", choices=("shopper", "client"), default=None, help="run one table only")
     ap.add_argument("--annotation-items", type=int, default=64, help="budget questions per annotation figure")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.only == "client":  # needs no shop in this process: the server loads its own
+        clients = client_rollouts(args.data, args.seconds)
+        print(json.dumps({"http_client": clients}) if args.json else "shopsim-v8 over HTTP, heuristic rollouts:")
+        if not args.json:
+            print_clients(clients)
+        return
     t0 = time.perf_counter()
     shop = V8Shop.load(args.data)
     load_s = time.perf_counter() - t0
@@ -216,6 +283,7 @@ def main() -> None:
     rows["search_eval"] = evaluate_search(shop.catalog, shop.search_engine)
     rows["fairness"] = fairness(shop)
     rows["json_api"] = json_api(shop, args.data, args.seconds)
+    rows["http_client"] = client_rollouts(args.data, args.seconds)
     rows["shopper"] = shopper_table(shop, args.shopper_tasks)
     rows["annotation"] = annotation_throughput(args.annotation_items)
     if args.json:
@@ -246,6 +314,7 @@ def main() -> None:
     for c in (1, 8, 32):
         print(f"  {f'JSON API steps/s, {c} clients (server CPU/step)':<44} {j[f'steps_{c}']:>8,.0f} / "
               f"{j[f'cpu_{c}']:<7,.0f}us")
+    print_clients(rows["http_client"])
     print_shopper(rows["shopper"])
     a = rows["annotation"]
     print(f"  {'budget annotations/s, fake model 50 ms (1 / 8 workers)':<44} {a['items_per_s_1']:>8.1f} / "

@@ -28,8 +28,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
                           f"--adapter browser (not {args.adapter})")
     prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
     if args.adapter not in profile.adapters:
-        raise ConfigError(f"--profile {profile.name} evaluates in-process for now (--adapter inprocess); "
-                          "its HTTP API is served by `shopsim serve --profile` for your own clients")
+        raise ConfigError(f"--profile {profile.name} runs its episodes through --adapter "
+                          f"{' or '.join(profile.adapters)}, not {args.adapter}")
     if args.address is not None and args.executor != "ray":
         raise ConfigError(f"--address {args.address} names a Ray cluster: it needs --executor ray")
     if args.executor == "ray":  # fail before loading anything: one line that says how to install Ray

@@ -69,9 +69,9 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     factory = profile.part("app_factory")
     if profile.lease_policy == "queue":
         app = factory(shop, slots=args.slots, queue_timeout_s=args.queue_timeout, session_ttl_s=args.session_ttl,
-                      extra_routes=viewer)
+                      extra_routes=viewer, runs_dir=args.runs)
         what = f"{len(shop.goals)} tasks, {args.slots} slots (queued when full)"
-        pages = "debug UI: /debug-ui"
+        pages = "debug UI: /debug-ui; replay UI: /replay-ui"
     else:
         app = factory(shop, extra_routes=viewer, max_sessions=args.max_sessions, session_ttl_s=args.session_ttl,
                       log_dir=args.log_dir)
@@ -107,7 +107,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                     "exit status is then 130 (SIGINT) or 0 (SIGTERM).")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=3000)
-    sv.add_argument("--runs", default="runs", metavar="DIR", help="folder of evaluation runs to browse at /runs")
+    sv.add_argument("--runs", default="runs", metavar="DIR",
+                    help="folder of evaluation runs to browse at /runs (and, shopsim-v8, to replay at /replay-ui); "
+                         "default: runs/ (a missing folder lists no runs)")
     sv.add_argument("--slots", type=int, default=8, help="shopsim-v8: environment slots (env_idx 0..N-1)")
     sv.add_argument("--queue-timeout", type=float, default=60.0, metavar="S",
                     help="shopsim-v8: seconds a reset waits for a free slot before a 503")

@@ -95,6 +95,9 @@ class Profile:
     transfer_suite: str | None = None
     """``module:callable(agent, real, work, *, tasks, seed, max_steps, sim_goals, action_model, agent_options,
     sim_data)`` -> a report with ``tasks``, ``real_score``, ``real_success``, sim numbers and ``gap``."""
+    http_source: str = "shopsim.adapters.sources:http_episode_source"
+    """``module:callable(base_url, *, strict, max_steps, task_mode)`` -> the page source ``--adapter http``
+    plays this profile's served episodes through."""
     llm_max_tokens: int = 256
     """The tokens an LLM agent may generate per model turn unless told otherwise (v8: the seed's 4,096)."""
 
@@ -250,7 +253,7 @@ PROFILES: dict[str, Profile] = {
         app_factory="shopsim.simsite.v8.service:create_v8_app",
         episode_source="shopsim.adapters.v8_episode:v8_episode_source",
         observation_modes=("text",),
-        adapters=("inprocess",),
+        adapters=("inprocess", "http"),
         shop_options=(),
         data_from_env=False,
         episode_rules=True,
@@ -265,6 +268,7 @@ PROFILES: dict[str, Profile] = {
         page_view="shopsim.v8.observation_text:page_view",
         transfer_tasks="shopsim.agents.transfer.v8_suite:load_v8_tasks",
         transfer_suite="shopsim.agents.transfer.v8_suite:run_v8_suite",
+        http_source="shopsim.adapters.v8_http_source:v8_http_episode_source",
         llm_max_tokens=MAX_TOKENS_PER_TURN,
     ),
 }

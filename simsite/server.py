@@ -205,6 +205,7 @@ def serve_shop(shop: ShopLike, **app_kw: Any) -> ServerThread:
     """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs)."""
     from shopsim.simsite.web import create_app
 
-    # create_app is WebShop's app (the webshop profile's app_factory): it serves a Shop. Every caller
-    # serves a webshop-profile shop (v8 offers only the in-process adapter); not checked at run time.
+    if shop.profile.lease_policy == "queue":  # shopsim-v8: its service, with a slot for every worker
+        return ServerThread(shop.profile.part("app_factory")(shop, **{"slots": 64, **app_kw}))
+    # create_app is WebShop's app (the webshop profile's app_factory): it serves a Shop.
     return ServerThread(create_app(cast("Shop", shop), **{"max_sessions": 10_000, **app_kw}))

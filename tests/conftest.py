@@ -7,6 +7,7 @@ import json
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -144,6 +145,14 @@ def read_jsonl(path: Path) -> list[dict]:
 def bundled_shop() -> Shop:
     """The bundled default catalog, seed 0."""
     return Shop.from_config(ShopConfig())
+
+
+@pytest.fixture(scope="session")
+def bundled_v8_shop() -> Any:
+    """The bundled shopsim-v8 catalog and its tasks (one load shared by the v8 client, source and replay tests)."""
+    from shopsim.simsite.v8.shop import V8Shop
+
+    return V8Shop.load()
 
 
 @pytest.fixture(scope="session")

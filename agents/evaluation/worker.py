@@ -53,13 +53,14 @@ class _Sink(Protocol):
 
 def _source(cfg: EvalConfig, stack: ExitStack, part: int) -> Any:
     from shopsim.adapters.browser_source import BrowserSource
-    from shopsim.adapters.sources import HttpSource
 
     if cfg.adapter == "inprocess":
         return None
     assert cfg.base_url is not None
-    if cfg.adapter == "http":
-        return stack.enter_context(HttpSource(cfg.base_url, strict=cfg.strict, max_steps=None))
+    if cfg.adapter == "http":  # the profile's own: v8 sessions count actions and end episodes on the server
+        make = get_profile(cfg.profile).part("http_source")
+        return stack.enter_context(make(cfg.base_url, strict=cfg.strict, max_steps=cfg.max_steps,
+                                        task_mode=cfg.task_mode))
     trace: Any = Path(cfg.out) / TRACE_DIR / f".part{part}" if cfg.trace != "off" else False
     # The agent reads text: images and stylesheets only matter to a person looking at screenshots or traces.
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path,
@@ -94,6 +95,15 @@ class _StepWriter:
     source: Any = None
     visited: list[str] = field(default_factory=list)
 
+    @staticmethod
+    def _v8_fields(step: Step) -> dict[str, Any]:
+        """A v8 step's contract facts, for the replay UI: the state the agent saw, how the step ended, its reward detail."""
+        seen = step.info.get("observation_state")
+        return {"observation_state": seen.model_dump(mode="json") if seen is not None else None,
+                "reward_detail": step.next_info.get("reward_detail"),
+                "termination": step.next_info.get("termination"),
+                "environment_version": step.next_info.get("environment_version"), **_turn_counts(step)}
+
     def __call__(self, step: Step) -> None:
         state, new_state = step.info["page_state"], step.next_info["page_state"]
         if new_state.product is not None and new_state.product.id not in self.visited:
@@ -103,9 +113,7 @@ class _StepWriter:
             "valid_actions": step.info["valid_actions"], "action": step.action, "reward": step.reward,
             "page_type": state.page_type, "url": state.url, "next_page_type": new_state.page_type,
             "feedback": new_state.feedback.code, **self.bundle,
-            **({"termination": step.next_info.get("termination"),
-                "environment_version": step.next_info.get("environment_version"), **_turn_counts(step)}
-               if self.v8 else {}),
+            **(self._v8_fields(step) if self.v8 else {}),
             **({"shopper_reply": step.next_info["shopper_reply"]} if step.next_info.get("shopper_reply") else {}),
         }
         self.traces.write(json.dumps(self.scrub.data(row) if self.scrub else row) + "\n")

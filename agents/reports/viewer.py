@@ -25,13 +25,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Route
 
+from shopsim.simsite.run_reader import RunReader
+
 __all__ = ["RunsViewer", "find_runs", "read_episode", "resolve_run", "viewer_routes"]
 
-_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}$")
 _SHOT = re.compile(r"^\d{1,9}-\d{1,6}\.png$")
 _TRACE = re.compile(r"^goal-\d{1,9}\.zip$")
-_MARKERS = ("summary.json", "episodes.jsonl")
-_MAX_DEPTH = 3
 
 _ENV = Environment(autoescape=True)
 _ENV.filters["q"] = lambda s: quote(str(s), safe="/")
@@ -105,14 +104,7 @@ def _fmt(v: Any, pattern: str) -> str:
 
 def resolve_run(root: Path, run_id: str) -> Path | None:
     """The run folder ``run_id`` names under ``root``, or None when it is not a safe, real run."""
-    parts = run_id.split("/")
-    if not 1 <= len(parts) <= _MAX_DEPTH or not all(_SEGMENT.match(p) for p in parts):
-        return None
-    base = root.resolve()
-    path = (base / Path(*parts)).resolve()
-    if not path.is_relative_to(base) or path == base or not any((path / m).is_file() for m in _MARKERS):
-        return None
-    return path
+    return RunReader(root).resolve(run_id)
 
 
 def _partial_numbers(run: Path) -> dict[str, Any]:
@@ -131,16 +123,8 @@ def find_runs(root: Path) -> list[dict[str, Any]]:
     headline numbers, by name. Status: ``complete``, ``aborted`` (with the reason) or ``incomplete``
     (no summary: the run was killed, or is still running).
     """
-    base = root.resolve()
-    if not base.is_dir():
-        return []
-    found: set[str] = set()
-    for depth in range(1, _MAX_DEPTH + 1):
-        for marker in _MARKERS:
-            for path in base.glob("/".join(["*"] * depth) + "/" + marker):
-                found.add(path.parent.relative_to(base).as_posix())
     runs = []
-    for run_id in sorted(found):
+    for run_id in RunReader(root).run_ids():
         run = resolve_run(root, run_id)
         if run is None:
             continue

@@ -28,6 +28,7 @@ __all__ = [
     "V8ResetResponse",
     "V8Snapshot",
     "V8StepResponse",
+    "V8Tasks",
     "v8_openapi_spec",
 ]
 
@@ -106,6 +107,13 @@ class V8Health(_Response):
     environment_version: str
 
 
+class V8Tasks(_Response):
+    """The shop's tasks as ids: what a client draws a task from, and how an evaluation's goal index maps to one."""
+
+    task_ids: list[int] = Field(description="Every task id in task order: goal index i is task_ids[i].")
+    persona_task_ids: list[int] = Field(description="The task ids that can run in persona mode (they have a persona).")
+
+
 class V8Environment(BaseModel):
     """The frozen environment.json (names the environment, search and observation versions)."""
 
@@ -117,7 +125,8 @@ class V8Environment(BaseModel):
 
 
 _REQUESTS: list[type[BaseModel]] = [V8Reset, V8StepRequest, V8Terminate, V8Restore]
-_RESPONSES: list[type[BaseModel]] = [V8ResetResponse, V8StepResponse, V8Snapshot, V8Error, V8Health, V8Environment]
+_RESPONSES: list[type[BaseModel]] = [V8ResetResponse, V8StepResponse, V8Snapshot, V8Error, V8Health, V8Tasks,
+                                     V8Environment]
 
 _DESCRIPTION = """\
 The ShopSimulator v8 environment (`{env}`) over HTTP: reset a task, step with `search[...]` /
@@ -188,7 +197,8 @@ def _operations() -> list[Operation]:
             "422": _err("invalid body (invalid_body): not exactly one of action or tool; or a tool call that is not "
                         "search/click with a string argument (invalid_tool_call)")}),
         _op("/api/sessions/{lease}/terminate", "post", "terminate",
-            "End the episode for a runtime reason (all-zero reward)", body="V8Terminate",
+            "End the episode for a runtime reason, action_limit or generation_length (all-zero reward)",
+            body="V8Terminate",
             responses={"200": _ok("the ended session", "V8StepResponse"), **body, "404": no_lease, "409": over,
                        "410": expired}),
         _op("/api/sessions/{lease}/snapshot", "post", "snapshot", "The session's state as an opaque token (no body)",
@@ -204,6 +214,8 @@ def _operations() -> list[Operation]:
         _op("/api/sessions/{lease}", "delete", "release", "Release the session and free its slot",
             responses={"204": {"description": "released"}, "404": no_lease, "410": expired}),
         _op("/api/health", "get", "health", "Liveness and slot-pool load", responses={"200": _ok("ok", "V8Health")}),
+        _op("/api/tasks", "get", "tasks", "Every task id in task order, and those with a persona",
+            responses={"200": _ok("ok", "V8Tasks")}),
         _op("/api/environment", "get", "environment", "The frozen environment.json",
             responses={"200": _ok("ok", "V8Environment")}),
         _op("/api/openapi.json", "get", "openapi", "This document",

@@ -19,6 +19,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -41,7 +42,7 @@ from shopsim.simsite.json_api import (
 )
 from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, SnapshotError, shop_fingerprint
-from shopsim.simsite.v8.environment import ENVIRONMENT
+from shopsim.simsite.v8.environment import ENVIRONMENT, RuntimeTermination
 from shopsim.simsite.v8.records import TaskMode, V8Task, public_persona
 from shopsim.simsite.v8.session import V8Session, V8Step
 from shopsim.simsite.v8.shop import V8Shop
@@ -112,14 +113,13 @@ class V8StepRequest(BaseModel):
 
 
 class V8Terminate(BaseModel):
-    """End the episode for a runtime reason: a model turn hit its token cap (``generation_length``).
-
-    ``action_limit`` is not a client reason: the environment reaches it by counting actions.
+    """End the episode for a runtime reason: a model turn hit its token cap (``generation_length``), or the
+    runtime counted its turns to the limit (``action_limit``); the same reasons ``V8Session.terminate`` takes.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    reason: Literal["generation_length"]
+    reason: RuntimeTermination
 
 
 @dataclass
@@ -330,6 +330,15 @@ async def health(request: Request) -> Response:
                          "waiting": pool.waiting, "environment_version": ENVIRONMENT["environment_version"]})
 
 
+async def tasks(request: Request) -> Response:
+    """The task ids in task order (goal index ``i`` is ``task_ids[i]``) and which of them have a persona, so a
+    client can draw a task by seed and map an evaluation's goal indices to task ids without the catalog.
+    """
+    goals = _state(request).shop.goals
+    return FastJSONResponse({"task_ids": [t.task_id for t in goals],
+                             "persona_task_ids": [t.task_id for t in goals if t.user_persona is not None]})
+
+
 async def environment(request: Request) -> Response:
     return FastJSONResponse(ENVIRONMENT)
 
@@ -354,6 +363,7 @@ V8_ROUTES = (
     Route("/api/sessions/{lease}", get, methods=["GET"]),
     Route("/api/sessions/{lease}", release, methods=["DELETE"]),
     Route("/api/health", health),
+    Route("/api/tasks", tasks),
     Route("/api/environment", environment),
     Route("/api/openapi.json", openapi),
 )
@@ -361,8 +371,9 @@ V8_ROUTES = (
 
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
                   extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None,
-                  shopper: ShopperFactory | None = None) -> Starlette:
-    """The v8 service over one shop: ``/api/...``, ``/debug-ui`` and ``extra_routes`` (the run viewer).
+                  shopper: ShopperFactory | None = None, runs_dir: str | Path | None = None) -> Starlette:
+    """The v8 service over one shop: ``/api/...``, ``/debug-ui``, ``/replay-ui`` over ``runs_dir`` (when given)
+    and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
     ``shopper`` answers multi_turn sessions' ``ask`` (default: the rule-based shopper).
@@ -370,10 +381,12 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
     accepts requests (:mod:`shopsim.simsite.v8.warmup`).
     """
     from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
+    from shopsim.simsite.v8.replay_ui import replay_routes
 
     st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
                  snapshot_key=snapshot_key)
-    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *extra_routes]
+    replay = replay_routes(runs_dir) if runs_dir is not None else []
+    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *replay, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers(), lifespan=warming_lifespan(warm_v8))
     app.state.warmup = None
     st.shopper = shopper

@@ -16,6 +16,7 @@ from typing import Literal
 
 from shopsim.errors import ConfigError, SessionError
 from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
+from shopsim.simsite.v8.environment import RUNTIME_TERMINATIONS
 from shopsim.simsite.v8.prices import resolve_price
 from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
@@ -105,7 +106,7 @@ class V8Session:
         """End the episode for a runtime reason (``generation_length``): the zero vector."""
         if self.done:
             raise SessionError(f"the episode has ended ({self.termination}); start a new session")
-        if reason not in TERMINATIONS or reason == "purchase":
+        if reason not in RUNTIME_TERMINATIONS:
             raise SessionError(f"cannot terminate for {reason!r}: use generation_length or action_limit")
         self._end(reason, zero_detail())
         self.state = self._render(self.state.action_feedback, self.state.feedback_message)

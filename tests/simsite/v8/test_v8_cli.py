@@ -93,7 +93,7 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
                  ("data", "prepare", "--archive", str(tmp_path / "missing.json"), "--out", str(tmp_path / "o")),
                  ("run", "--profile", "shopsim-v8", "--goals", "task:999999999"),
                  ("run", "--profile", "shopsim-v8", "--num-products", "10"),
-                 ("eval", "--profile", "shopsim-v8", "--adapter", "http", "--out", str(tmp_path / "r"))):
+                 ("eval", "--profile", "shopsim-v8", "--adapter", "browser", "--out", str(tmp_path / "r"))):
         out = shopsim(*args, ok=False)
         assert out.returncode == 2, (args, out.stderr)
         assert out.stderr.startswith("shopsim: error: ") and out.stderr.count("\n") == 1, out.stderr

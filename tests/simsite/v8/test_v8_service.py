@@ -64,6 +64,9 @@ def test_dev_kit_checker_passes_against_shopsim_serve(tmp_path):
         assert "22 passed, 0 failed" in out.stdout
         env = httpx.get(f"{base}/api/environment").json()
         assert env["environment_version"] == "shopsimulator-paper-aligned-v8"
+        replay = httpx.get(f"{base}/replay-ui/data/runs").json()  # serve --runs DIR mounts /replay-ui over it
+        assert replay["root"] == str(tmp_path) and replay["runs"] == []
+        assert httpx.get(f"{base}/replay-ui").status_code == 200
     finally:
         server.terminate()
         server.wait(timeout=20)
