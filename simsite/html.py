@@ -27,9 +27,8 @@ import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopsim.links import (
@@ -39,6 +38,9 @@ from shopsim.page import PageState
 from shopsim.simsite.html_cards import result_cards
 from shopsim.simsite.images import option_image_url, original_url, product_image_url
 from shopsim.simsite.models import Product
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 __all__ = [
     "render_error",
@@ -54,6 +56,8 @@ SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Rev
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
+    from jinja2 import Environment, FileSystemLoader, select_autoescape  # HTML pages only, not text envs
+
     return Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),

@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from shopsim.links import PageUrls
@@ -79,6 +78,8 @@ def _price(price: Any) -> str:
     """``{{ price|tojson }}``: a finite float is its repr in JSON, and has nothing to escape."""
     if type(price) is float and price - price == 0:  # finite
         return repr(price)
+    from jinja2.utils import htmlsafe_json_dumps  # rare (a price range); jinja2 loads only with HTML pages
+
     return str(htmlsafe_json_dumps(price, sort_keys=True))
 
 

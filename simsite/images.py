@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
-from urllib.request import url2pathname
 
 from shopsim.simsite.models import Product
 
@@ -143,6 +142,8 @@ def _local_file(src: str | None) -> Image | None:
     try:
         parts = urlsplit(src)
         if parts.scheme == "file" and parts.netloc in ("", "localhost"):
+            from urllib.request import url2pathname  # http.client and ssl come with it: only for file URLs
+
             path = Path(url2pathname(parts.path))
         elif src.startswith("/") and not src.startswith(IMAGE_PREFIX):
             path = Path(src)

@@ -23,8 +23,9 @@ import hashlib
 import sys
 import unicodedata
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -134,25 +135,55 @@ def _fits(a: dict[str, np.ndarray], key: str, doc_count: int) -> bool:
             and (not postings or (int(a["docs"].min()) >= 0 and int(a["docs"].max()) < doc_count)))
 
 
+class _SavedPostings(Mapping[str, TermPostings]):
+    """A saved index's postings by term, each term's :class:`TermPostings` made on first use: a
+    catalog has some 12,000 terms and a run searches a few hundred of them.
+    """
+
+    def __init__(self, terms: list[str], arrays: dict[str, np.ndarray]):
+        self._number = dict(zip(terms, range(len(terms)), strict=True))
+        self._starts: list[int] = arrays["starts"].tolist()
+        self._idf, self._bound = arrays["idf"], arrays["max_denom"]
+        self._docs, self._denom, self._scores = arrays["docs"], arrays["denom"], arrays["scores"]
+        self._made: dict[str, TermPostings] = {}
+
+    def __getitem__(self, term: str) -> TermPostings:
+        made = self._made.get(term)
+        if made is None:
+            t = self._number[term]
+            lo, hi = self._starts[t], self._starts[t + 1]
+            made = self._made[term] = TermPostings(self._docs[lo:hi], self._denom[lo:hi], self._idf[t], self._bound[t],
+                                                   self._scores[lo:hi])
+        return made
+
+    def __contains__(self, term: object) -> bool:
+        return term in self._number
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._number)
+
+    def __len__(self) -> int:
+        return len(self._number)
+
+
 def read_index(path: Path, key: str, ids: Sequence[str]) -> LuceneBM25 | None:
     """The index saved at ``path`` when the file is exactly the index for ``key`` over ``ids``, else None."""
     a = _load(path)
     if a is None or not _fits(a, key, len(ids)):
         return None
-    try:
-        blob = a["terms"].tobytes()
-        offsets = a["term_offsets"].tolist()
-        terms = [blob[offsets[i]:offsets[i + 1]].decode("utf-8", "surrogatepass") for i in range(len(offsets) - 1)]
-    except UnicodeDecodeError:
+    blob, offsets = a["terms"].tobytes(), a["term_offsets"].tolist()
+    spans = pairwise(offsets)
+    if blob.isascii():  # byte offsets are character offsets: one decode, then slices
+        text = blob.decode("ascii")
+        terms = [text[lo:hi] for lo, hi in spans]
+    else:
+        try:
+            terms = [blob[lo:hi].decode("utf-8", "surrogatepass") for lo, hi in spans]
+        except UnicodeDecodeError:
+            return None
+    postings = _SavedPostings(terms, a)
+    if len(postings) != len(terms):  # a term twice
         return None
-    if len(set(terms)) != len(terms):
-        return None
-    starts, idf, bound = a["starts"].tolist(), a["idf"], a["max_denom"]
-    docs, denom, scores = a["docs"], a["denom"], a["scores"]
-    postings = {}
-    for t, term in enumerate(terms):
-        lo, hi = starts[t], starts[t + 1]
-        postings[term] = TermPostings(docs[lo:hi], denom[lo:hi], idf[t], bound[t], scores[lo:hi])
     avgdl, k1, b = a["params"]
     return LuceneBM25.from_postings(ids, postings, avgdl, float(k1), float(b))
 
