@@ -22,7 +22,6 @@ bundled catalog, which ships its tags).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from collections.abc import Collection, Mapping
@@ -33,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from shopsim.progress import Progress
 from shopsim.simsite.nouns import FALLBACK, NounExtractor, Tagger
-from shopsim.simsite.user_cache import cache_dir, in_package, places, write_atomic
+from shopsim.simsite.user_cache import cache_dir, in_package, places, texts_key, write_atomic
 
 __all__ = ["EAGER_LIMIT", "FORMAT", "NounTable", "find_table", "load_catalog_tags", "read_table", "sidecar_name",
            "table_key", "write_table"]
@@ -58,12 +57,7 @@ class NounTable(BaseModel):
 
 def table_key(texts: Collection[str], tagger: Tagger) -> str:
     """SHA-256 of the format, the tagger's version and the sorted texts (each length-prefixed)."""
-    h = hashlib.sha256(f"{FORMAT}\n{tagger.version}\n".encode())
-    for text in sorted(texts):
-        raw = text.encode("utf-8", "surrogatepass")
-        h.update(len(raw).to_bytes(8, "little"))
-        h.update(raw)
-    return h.hexdigest()
+    return texts_key(f"{FORMAT}\n{tagger.version}\n", sorted(texts))
 
 
 def sidecar_name(key: str) -> str:

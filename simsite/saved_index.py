@@ -33,7 +33,7 @@ from numpy.lib.npyio import NpzFile
 
 from shopsim.simsite.lucene.bm25 import LuceneBM25
 from shopsim.simsite.lucene.topk import TermPostings
-from shopsim.simsite.user_cache import cache_dir, places, write_atomic
+from shopsim.simsite.user_cache import cache_dir, places, texts_key, write_atomic
 
 __all__ = ["FORMAT", "analyzer_version", "find_index", "index_key", "lucene_index", "read_index", "saved_name",
            "write_index"]
@@ -62,12 +62,7 @@ def analyzer_version() -> str:
 
 def index_key(ids: Sequence[str], documents: Sequence[str], k1: float = 0.9, b: float = 0.4) -> str:
     """SHA-256 of the format, the analyser's version, BM25's parameters, the ids and the documents, in order."""
-    h = hashlib.sha256(f"{FORMAT}\n{analyzer_version()}\n{k1!r} {b!r}\n{len(ids)}\n".encode())
-    for text in (*ids, *documents):
-        raw = text.encode("utf-8", "surrogatepass")
-        h.update(len(raw).to_bytes(8, "little"))
-        h.update(raw)
-    return h.hexdigest()
+    return texts_key(f"{FORMAT}\n{analyzer_version()}\n{k1!r} {b!r}\n{len(ids)}\n", (*ids, *documents))
 
 
 def saved_name(key: str) -> str:

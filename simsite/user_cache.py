@@ -13,13 +13,14 @@ follow the same rules, so a user finds both in the same places and a locked data
 
 from __future__ import annotations
 
+import hashlib
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
-__all__ = ["CACHE_ENV", "cache_dir", "in_package", "places", "writable", "write_atomic"]
+__all__ = ["CACHE_ENV", "cache_dir", "in_package", "places", "texts_key", "writable", "write_atomic"]
 
 #: The environment variable that relocates shopsim's user cache.
 CACHE_ENV = "SHOPSIM_CACHE_DIR"
@@ -73,3 +74,15 @@ def write_atomic(folder: Path, name: str, write: Callable[[BinaryIO], object]) -
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def texts_key(header: str, texts: Iterable[str]) -> str:
+    """SHA-256 of ``header`` and the texts in order, each length-prefixed (so no two lists of texts collide):
+    the key a saved file is named by and checked against.
+    """
+    h = hashlib.sha256(header.encode())
+    for text in texts:
+        raw = text.encode("utf-8", "surrogatepass")
+        h.update(len(raw).to_bytes(8, "little"))
+        h.update(raw)
+    return h.hexdigest()
