@@ -124,12 +124,12 @@ class WebShopServer:
         self.human_goals = bool(shop.goals) and isinstance(shop.goals[0].goal_options, list)
         models = list(shop.goals)
         dicts = [goal_dict(g) for g in models]
-        rng = random.Random(GOAL_SHUFFLE_SEED)
-        rng.shuffle(list(range(len(models))))  # advance to the state WebShop's limit draws start from
         if filter_goals is not None:
             keep = [i for i, g in enumerate(dicts) if filter_goals(i, g)]
             models, dicts = [models[i] for i in keep], [dicts[i] for i in keep]
         if limit_goals != -1 and limit_goals < len(dicts):
+            rng = random.Random(GOAL_SHUFFLE_SEED)
+            rng.shuffle(list(range(len(shop.goals))))  # advance to the state WebShop's limit draws start from
             idxs = self._limit(dicts, limit_goals, rng)
             models, dicts = [models[i] for i in idxs], [dicts[i] for i in idxs]
         if not dicts:

@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 
 from shopsim.page import PageState
-from shopsim.routes import done_path, index_path, item_path, results_path, split_state_url, sub_page_path
+from shopsim.routes import (
+    done_path,
+    index_path,
+    item_path,
+    item_paths,
+    results_path,
+    split_state_url,
+    sub_page_path,
+)
 
 __all__ = ["PageUrls"]
 
@@ -54,6 +62,11 @@ class PageUrls:
         opts = dict(self.options)
         opts[axis] = value
         return self.item(opts)
+
+    def with_each_option(self, axis: str, values: list[str]) -> list[str]:
+        """:meth:`with_option` for each of ``values`` on one axis (the item page's radios), built together."""
+        return item_paths(self.session, self.asin or "", self.keywords, self.page,
+                          [{**self.options, axis: v} for v in values])
 
 
 def _current_options(state: PageState) -> dict[str, str]:

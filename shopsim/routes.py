@@ -14,8 +14,9 @@ from __future__ import annotations
 import ast
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 from urllib.parse import quote, unquote, unquote_plus, urlsplit
 
@@ -35,6 +36,7 @@ __all__ = [
     "index_path",
     "index_url",
     "item_path",
+    "item_paths",
     "item_url",
     "item_url_parts",
     "parse_keywords",
@@ -76,17 +78,25 @@ def _raw(kind: Kind, value: Any) -> str:
     return f"{value}"
 
 
+@lru_cache(maxsize=1 << 14)
+def _quote(text: str, safe: str = "") -> str:
+    """``quote(text, safe=safe)``, remembered: a page's links encode the same session, keywords and
+    options again and again (an item page some 60 segments), and the next page the same ones.
+    """
+    return quote(text, safe=safe)
+
+
 def _encoded(kind: Kind, value: Any) -> str:
     """A segment percent-encoded for a link (':' and ',' kept in options, as the pages always had)."""
     if kind == "keywords":
-        return "+".join(quote(k, safe="") for k in value)
+        return "+".join([_quote(k) for k in value])
     if kind == "json":
-        return quote(json.dumps(value), safe=":,")
+        return _quote(json.dumps(value), ":,")
     if kind == "repr":
-        return quote(repr(value), safe=":,")
+        return _quote(repr(value), ":,")
     if kind == "page":
         return f"{value}"
-    return quote(value, safe="")
+    return _quote(value)
 
 
 @dataclass(frozen=True)
@@ -102,6 +112,19 @@ class Route:
         spell = _encoded if encoded else _raw
         segs = [spell(kind, fields[field]) for field, kind in self.segments]
         return "/" + "/".join([self.name, *segs] if self.name else segs)
+
+    def build_each(self, fields: dict[str, Any], vary: str, values: Iterable[Any]) -> list[str]:
+        """``build({**fields, vary: v}, encoded=True)`` for each of ``values``, the other segments encoded once
+        (an item page links each option value: the same path but for its options).
+        """
+        names = [f for f, _ in self.segments]
+        at = names.index(vary)
+        kind = self.segments[at][1]
+        parts = ([self.name] if self.name else []) + [_encoded(k, fields[f]) for f, k in self.segments if f != vary]
+        at += 1 if self.name else 0
+        head = "/" + "".join(p + "/" for p in parts[:at])
+        tail = "".join("/" + p for p in parts[at:])
+        return [head + _encoded(kind, v) + tail for v in values]
 
     def build_around(self, hole: str, fields: dict[str, Any]) -> tuple[str, str]:
         """``(head, tail)`` of the raw path around the field ``hole`` (a text or page segment, spelled
@@ -297,6 +320,12 @@ def item_path(session: str, asin: str, keywords: list[str], page: int, options: 
     """``/item_page/...``, encoded, with options as JSON (as WebShop does)."""
     fields = {"session": session, "asin": asin, "keywords": keywords, "page": page, "options": options}
     return ROUTES["item_page"].build(fields, encoded=True)
+
+
+def item_paths(session: str, asin: str, keywords: list[str], page: int, options: Iterable[dict[str, str]]) -> list[str]:
+    """:func:`item_path` for each of ``options`` (an item page's option links), the rest encoded once."""
+    fields = {"session": session, "asin": asin, "keywords": keywords, "page": page}
+    return ROUTES["item_page"].build_each(fields, "options", options)
 
 
 def sub_page_path(

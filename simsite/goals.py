@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from shopsim.errors import ConfigError, DataError
+from shopsim.page import trusted
 from shopsim.simsite.datafiles import iter_jsonl, load_json, short_repr
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.records import parse_number
@@ -103,11 +104,19 @@ def _goal(p: Product, instruction: str, attributes: list[str], upper: float,
 
 
 def synthetic_goal(p: Product, goal_options: dict[str, str], upper: float, weight: float) -> Goal:
-    """One synthetic goal: the product's instruction, its option values and the price clause."""
+    """One synthetic goal: the product's instruction, its option values and the price clause.
+
+    Built without validating (:func:`~shopsim.page.trusted`): a catalog makes thousands of these
+    on every open, and each value is a validated product's string, a fresh dict of its option
+    strings or a float made here; ``tests/simsite/test_goals.py`` validates every one again.
+    """
     option_text = ", and ".join(f"{k}: {v}" for k, v in goal_options.items())
     option_text = " with " + option_text if option_text else ""
-    return _goal(p, f"{p.instruction_text}{option_text}{price_text(upper)}", p.instruction_attributes or [],
-                 upper, goal_options, weight)
+    return trusted(Goal, asin=p.asin, category=p.category, query=p.query, name=p.title,
+                   product_category=p.product_category,
+                   instruction_text=f"{p.instruction_text}{option_text}{price_text(upper)}",
+                   attributes=list(p.instruction_attributes or []), price_upper=float(upper),
+                   goal_options=goal_options, weight=float(weight))
 
 
 def synthetic_goals(products: Sequence[Product], prices: Mapping[str, float], rng: random.Random) -> list[Goal]:

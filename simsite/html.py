@@ -27,9 +27,8 @@ import json
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
 from shopsim.links import (
@@ -37,8 +36,12 @@ from shopsim.links import (
 )
 from shopsim.page import PageState
 from shopsim.simsite.html_cards import result_cards
+from shopsim.simsite.html_options import option_radios
 from shopsim.simsite.images import option_image_url, original_url, product_image_url
 from shopsim.simsite.models import Product
+
+if TYPE_CHECKING:
+    from jinja2 import Environment
 
 __all__ = [
     "render_error",
@@ -54,6 +57,8 @@ SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Rev
 
 @lru_cache(maxsize=1)
 def _env() -> Environment:
+    from jinja2 import Environment, FileSystemLoader, select_autoescape  # HTML pages only, not text envs
+
     return Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -88,7 +93,6 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
     """
     urls = PageUrls(state)
     order = {c.arg: i for i, c in enumerate(state.clickables)}
-    options = _option_rows(state, urls, order)
     tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
     card_images = _card_images(state, catalog)
     card_info = {c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {}
@@ -96,7 +100,7 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
         s=state,
         urls=urls,
         order=order,
-        options=options,
+        options=option_radios(state, urls, order),
         title=_title(state),
         cards=result_cards(state, urls, order, card_images, card_info) if state.page_type == "results" else "",
         main_image=_main_image(state, catalog),
@@ -107,29 +111,6 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
         purchase_options=json.dumps(state.purchase.options) if state.purchase else "{}",
         purchase_json=_flask_tojson(state.purchase.options if state.purchase else {}),
     )
-
-
-def _option_rows(state: PageState, urls: PageUrls, order: dict[str, int]) -> list[dict[str, Any]]:
-    """The item page's option radios per axis: value, link, whether chosen, and our click hooks."""
-    if state.product is None or state.page_type != "item":
-        return []
-    opt_click = {(c.axis, c.text): c for c in state.clickables if c.kind == "option"}
-    options: list[dict[str, Any]] = []
-    for a, (axis, values) in enumerate(state.product.options.items()):
-        rows = []
-        for i, v in enumerate(values):
-            c = opt_click.get((axis, v))
-            rows.append({
-                "value": v,
-                "url": urls.with_option(axis, v),
-                "checked": state.product.selected.get(axis) == v,
-                "arg": c.arg if c else None,
-                "index": order.get(c.arg) if c else None,
-                "clicked": bool(c and c.clicked),
-                "image": option_image_url(state.product.id, a, i),
-            })
-        options.append({"axis": axis, "values": rows})
-    return options
 
 
 def _card_images(state: PageState, catalog: Mapping[str, Product] | None) -> dict[str, dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""The results page's product cards, written by one format string per card instead of the template.
+"""The results page's product cards, written by one format string per card (a
+:class:`~shopsim.simsite.html_text.Fragment`) instead of the template.
 
 The card loop was most of a results page's render time (about 80 us a card in Jinja: twenty
 expressions, each an attribute lookup, an escape and a call through the template runtime, and a
@@ -16,15 +17,15 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from shopsim.links import PageUrls
 from shopsim.page import Clickable, PageState
+from shopsim.simsite.html_text import Fragment, escape_text
 
 __all__ = ["result_cards"]
 
-_CARD = (
+_CARD = Fragment(
     '\n        <div class="col-lg-12 mx-auto list-group-item">\n          <div class="col-lg-4">\n'
     '            <img src="{src}" class="result-img" alt="{title}" width="96" height="96" decoding="async"{original}>\n'
     '          </div>\n          <div class="col-lg-8">\n            <ul class="list-group shadow">\n'
@@ -69,22 +70,18 @@ def _product_paths(urls: PageUrls, asins: Iterable[str]) -> dict[str, str]:
     return {a: urls.product(a) if whole or not _UNRESERVED.fullmatch(a) else before + a + after for a in asins}
 
 
-def _esc(value: object) -> str:
-    """``markupsafe.escape`` for the plain values a card holds (str, int, None), without building a Markup."""
-    return str(value).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace(
-        '"', "&#34;")
-
-
 def _price(price: Any) -> str:
     """``{{ price|tojson }}``: a finite float is its repr in JSON, and has nothing to escape."""
     if type(price) is float and price - price == 0:  # finite
         return repr(price)
+    from jinja2.utils import htmlsafe_json_dumps  # rare (a price range); jinja2 loads only with HTML pages
+
     return str(htmlsafe_json_dumps(price, sort_keys=True))
 
 
 def _info(info: Any, name: str) -> str:
     """``{{ info.<name> if info else '' }}``: Jinja renders a missing attribute as nothing."""
-    return _esc(getattr(info, name, "")) if info else ""
+    return escape_text(getattr(info, name, "")) if info else ""
 
 
 def result_cards(state: PageState, urls: PageUrls, order: Mapping[str, int], images: Mapping[str, Mapping[str, Any]],
@@ -99,14 +96,14 @@ def result_cards(state: PageState, urls: PageUrls, order: Mapping[str, int], ima
         c = clicks.get(card.id.lower())
         img = images[card.id]
         product = info.get(card.id)
-        out.append(_CARD.format(
-            src=_esc(img["src"]), title=_esc(card.title),
-            original=f' data-original-src="{_esc(img["original"])}"' if img["original"] else "",
-            asin=_esc(card.id), href=_esc(paths[card.id]),
+        out.append(_CARD.fill(
+            src=escape_text(img["src"]), title=escape_text(card.title),
+            original=f' data-original-src="{escape_text(img["original"])}"' if img["original"] else "",
+            asin=escape_text(card.id), href=escape_text(paths[card.id]),
             click=f' data-click-index="{order[c.arg]}" data-clicked="{"true" if c.clicked else "false"}"' if c else "",
-            url=f' data-url="{_esc(card.url)}"' if card.url else "",
+            url=f' data-url="{escape_text(card.url)}"' if card.url else "",
             price=_price(card.price) if card.price is not None else "",
-            sponsored=' data-sponsored="true"' if card.sponsored else "", price_text=_esc(card.price_text),
+            sponsored=' data-sponsored="true"' if card.sponsored else "", price_text=escape_text(card.price_text),
             category=_info(product, "category"), query=_info(product, "query"),
             product_category=_info(product, "product_category")))
     return Markup("".join(out))

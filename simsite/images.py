@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote, unquote, urlsplit
-from urllib.request import url2pathname
 
 from shopsim.simsite.models import Product
 
@@ -75,11 +74,13 @@ class ImageRef:
 
 
 # ---- URLs ---------------------------------------------------------------------------------------
+@lru_cache(maxsize=1 << 14)  # pure, and asked again for every card and radio of every page
 def product_image_url(asin: str, number: int = 1) -> str:
     """The served URL of product image ``number`` (1 = main)."""
     return f"{IMAGE_PREFIX}{quote(asin, safe='')}/{number}"
 
 
+@lru_cache(maxsize=1 << 14)
 def option_image_url(asin: str, axis: int, value: int) -> str:
     """The served URL of option value ``value`` of axis ``axis`` (indices in catalog order)."""
     return f"{IMAGE_PREFIX}{quote(asin, safe='')}/option/{axis}/{value}"
@@ -104,6 +105,7 @@ def _small_int(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 4 else -1
 
 
+@lru_cache(maxsize=1 << 14)
 def original_url(src: str | None) -> str | None:
     """A catalog image URL worth keeping on the page (``http(s)``/``file``), else None."""
     if src and urlsplit(src).scheme.lower() in ("http", "https", "file"):
@@ -143,6 +145,8 @@ def _local_file(src: str | None) -> Image | None:
     try:
         parts = urlsplit(src)
         if parts.scheme == "file" and parts.netloc in ("", "localhost"):
+            from urllib.request import url2pathname  # http.client and ssl come with it: only for file URLs
+
             path = Path(url2pathname(parts.path))
         elif src.startswith("/") and not src.startswith(IMAGE_PREFIX):
             path = Path(src)

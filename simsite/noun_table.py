@@ -22,11 +22,8 @@ bundled catalog, which ships its tags).
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import sys
-import tempfile
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Literal, TextIO
@@ -35,13 +32,12 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from shopsim.progress import Progress
 from shopsim.simsite.nouns import FALLBACK, NounExtractor, Tagger
+from shopsim.simsite.user_cache import cache_dir, in_package, places, texts_key, write_atomic
 
-__all__ = ["CACHE_ENV", "EAGER_LIMIT", "FORMAT", "NounTable", "cache_dir", "find_table", "load_catalog_tags", "read_table",
-           "sidecar_name", "table_key", "write_table"]
+__all__ = ["EAGER_LIMIT", "FORMAT", "NounTable", "find_table", "load_catalog_tags", "read_table", "sidecar_name",
+           "table_key", "write_table"]
 
 FORMAT = "shopsim-nouns-1"
-#: The environment variable that relocates shopsim's user cache.
-CACHE_ENV = "SHOPSIM_CACHE_DIR"
 EAGER_LIMIT = 5_000
 """Catalogs with more titles are not tagged on open (spaCy takes 1-2.5 ms a title, so 5,000 take up
 to about 12 s on one busy core): their titles are tagged when bought, or ahead of time in a store
@@ -59,23 +55,9 @@ class NounTable(BaseModel):
     tags: dict[str, list[str]]
 
 
-def cache_dir() -> Path:
-    """The user cache folder of shopsim (``$SHOPSIM_CACHE_DIR``, ``$XDG_CACHE_HOME/shopsim`` or ``~/.cache/shopsim``)."""
-    named = os.environ.get(CACHE_ENV, "").strip()
-    if named:
-        return Path(named).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "shopsim"
-
-
 def table_key(texts: Collection[str], tagger: Tagger) -> str:
     """SHA-256 of the format, the tagger's version and the sorted texts (each length-prefixed)."""
-    h = hashlib.sha256(f"{FORMAT}\n{tagger.version}\n".encode())
-    for text in sorted(texts):
-        raw = text.encode("utf-8", "surrogatepass")
-        h.update(len(raw).to_bytes(8, "little"))
-        h.update(raw)
-    return h.hexdigest()
+    return texts_key(f"{FORMAT}\n{tagger.version}\n", sorted(texts))
 
 
 def sidecar_name(key: str) -> str:
@@ -96,38 +78,9 @@ def read_table(path: Path, key: str, texts: Collection[str]) -> dict[str, tuple[
 
 def write_table(folder: Path, key: str, tagger: Tagger, tags: Mapping[str, tuple[str, ...]]) -> Path:
     """Write the table into ``folder`` atomically (a temporary file renamed into place); returns its path."""
-    folder.mkdir(parents=True, exist_ok=True)
     body = json.dumps({"format": FORMAT, "tagger": tagger.version, "key": key,
                        "tags": {text: list(tags[text]) for text in sorted(tags)}}, separators=(",", ":"))
-    fd, tmp = tempfile.mkstemp(prefix=".shopsim-nouns-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(body + "\n")
-        os.chmod(tmp, 0o644)
-        path = folder / sidecar_name(key)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def _writable(folder: Path) -> bool:
-    try:
-        mode = folder.stat().st_mode
-    except OSError:
-        return False
-    return bool(mode & 0o222) and os.access(folder, os.W_OK)
-
-
-def _in_package(folder: Path) -> bool:
-    """Whether ``folder`` is inside the installed shopsim (the bundled catalog): package data, not the user's."""
-    package = Path(__file__).resolve().parent
-    try:
-        folder.resolve().relative_to(package)
-    except ValueError:
-        return False
-    return True
+    return write_atomic(folder, sidecar_name(key), lambda f: f.write(body.encode("ascii") + b"\n"))
 
 
 def _save(folder: Path, key: str, tagger: Tagger, tags: Mapping[str, tuple[str, ...]]) -> Path | None:
@@ -136,8 +89,7 @@ def _save(folder: Path, key: str, tagger: Tagger, tags: Mapping[str, tuple[str, 
     Never beside the bundled catalog: a subset of it (``num_products=200``) would add a file to the
     installed package; only ``python -m shopsim.simsite.noun_table`` writes the shipped table there.
     """
-    beside = _writable(folder) and not _in_package(folder)
-    for place in ([folder] if beside else []) + [cache_dir() / "nouns"]:
+    for place in places(folder, "nouns"):
         try:
             return write_table(place, key, tagger, tags)
         except OSError:
@@ -197,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     texts = {p.title for p in shop.product_list}
     key = table_key(texts, shop.nouns.tagger)
     found = find_table(folder, key, texts)
-    if found is not None and found[0].parent != folder and _in_package(folder):  # the table we ship
+    if found is not None and found[0].parent != folder and in_package(folder):  # the table we ship
         found = (write_table(folder, key, shop.nouns.tagger, found[1]), found[1])
     print(found[0] if found is not None else f"nothing saved (tagger {shop.nouns.source}, {len(texts)} titles)")
     return 0

@@ -18,6 +18,7 @@ import re
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -265,10 +266,19 @@ class LuceneEngine:
     index: LuceneIndex
     cache: RankingCache
 
-    def __init__(self, products: Sequence[Product], cache_size: int = DEFAULT_CACHE_SIZE):
+    def __init__(self, products: Sequence[Product], cache_size: int = DEFAULT_CACHE_SIZE, saved_in: Path | None = None):
+        """Index ``products``; with ``saved_in`` (the data's folder) the built index is saved and read back
+        on later opens (:mod:`shopsim.simsite.saved_index`), else it is built every time.
+        """
         from shopsim.simsite.lucene import LuceneBM25
 
-        self.index = LuceneBM25([p.asin for p in products], (product_document(p) for p in products))
+        ids, documents = [p.asin for p in products], [product_document(p) for p in products]
+        if saved_in is None:
+            self.index = LuceneBM25(ids, documents)
+        else:
+            from shopsim.simsite.saved_index import lucene_index
+
+            self.index = lucene_index(ids, documents, saved_in)[0]
         self.cache = RankingCache(cache_size)
 
     @classmethod
@@ -296,8 +306,12 @@ ENGINES: dict[str, Callable[[Sequence[Product]], ScoredEngine]] = {
 }
 
 
-def make_engine(products: Sequence[Product], kind: str = "lucene") -> ScoredEngine:
-    """The engine named ``kind`` (``lucene``, ``bm25`` or ``rank-bm25``) over ``products``."""
+def make_engine(products: Sequence[Product], kind: str = "lucene", saved_in: Path | None = None) -> ScoredEngine:
+    """The engine named ``kind`` (``lucene``, ``bm25`` or ``rank-bm25``) over ``products``; the ``lucene``
+    engine saves its index in (or beside) ``saved_in``, the data's folder, when given.
+    """
     if kind not in ENGINES:
         raise ConfigError(f"unknown search engine {kind!r}: use one of {', '.join(ENGINES)}.{did_you_mean(kind, list(ENGINES))}")
+    if kind == "lucene" and saved_in is not None:
+        return LuceneEngine(products, saved_in=saved_in)
     return ENGINES[kind](products)

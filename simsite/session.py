@@ -10,7 +10,7 @@ an invalid action leaves the page unchanged and says why (``feedback``); a stric
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from shopsim import routes
 from shopsim.actions import parse_action
@@ -22,7 +22,9 @@ from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.session_pages import Common
 from shopsim.simsite.shop import Shop
-from shopsim.simsite.snapshots import SnapshotError, WebShopSessionState, check_webshop_state, decode, encode
+
+if TYPE_CHECKING:  # snapshots load on first use: an RL rollout never takes one (shopsim.v8's models, pydantic schemas)
+    from shopsim.simsite.snapshots import WebShopSessionState
 
 __all__ = ["PRODUCT_WINDOW", "ShopSession", "StepResult"]
 
@@ -199,10 +201,14 @@ class ShopSession:
     # ---- snapshots ------------------------------------------------------------------------------
     def snapshot(self, *, key: str | bytes | None = None) -> str:
         """This session's state as an opaque token (:mod:`shopsim.simsite.snapshots`)."""
+        from shopsim.simsite.snapshots import encode
+
         return encode(self.snapshot_state(), self.shop, key=key)
 
     def snapshot_state(self) -> WebShopSessionState:
         """The state a token carries: the goal's index (never the goal), rules, counters and page."""
+        from shopsim.simsite.snapshots import WebShopSessionState
+
         nav, fb = self._nav, self.state.feedback
         return WebShopSessionState(
             goal_index=self._goal_index(), session_id=self.session_id, strict=self.strict, max_steps=self.max_steps,
@@ -214,6 +220,8 @@ class ShopSession:
     def from_snapshot(cls, shop: Shop, token: str, *, session_id: str | None = None,
                       base_url: str = routes.DEFAULT_BASE_URL, key: str | bytes | None = None) -> ShopSession:
         """A new session in a token's state (its own session id unless ``session_id`` is given)."""
+        from shopsim.simsite.snapshots import WebShopSessionState, check_webshop_state, decode
+
         state = decode(token, shop, key=key)
         assert isinstance(state, WebShopSessionState)
         check_webshop_state(shop, state)
@@ -224,6 +232,8 @@ class ShopSession:
 
     def restore(self, token: str, *, key: str | bytes | None = None) -> PageState:
         """Put this session into a token's state (goal and rules included); its id and base URL stay."""
+        from shopsim.simsite.snapshots import WebShopSessionState, check_webshop_state, decode
+
         state = decode(token, self.shop, key=key)
         assert isinstance(state, WebShopSessionState)
         check_webshop_state(self.shop, state)
@@ -238,6 +248,8 @@ class ShopSession:
             if found is None:
                 found = next((i for i, g in enumerate(goals) if g == self.goal), None)
             if found is None:
+                from shopsim.simsite.snapshots import SnapshotError
+
                 raise SnapshotError("this session's goal is not one of the shop's goals, so it cannot be snapshot")
             self.goal_index = found
         return self.goal_index

@@ -180,7 +180,7 @@ class Shop:
         if not goals:
             raise DataError(f"{data_dir}: no goals could be made (no instructions in the attribute file?)")
         if search is None:
-            search = make_engine(products, config.extra.get("engine", "lucene"))
+            search = make_engine(products, config.extra.get("engine", "lucene"), saved_in=files.items.parent)
         shop = cls(products, prices, goals, search, show_attrs=config.show_attrs)
         shop._load_noun_tags(files.items.parent)
         return shop

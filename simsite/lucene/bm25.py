@@ -24,7 +24,7 @@ only its terms' postings, and of those only the ones that can reach the top k (:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -111,10 +111,29 @@ class LuceneBM25(LuceneRanker):
         self.k1, self.b = f32(k1), f32(b)
         self.doc_count = n
         factor, self.avgdl = length_factors(lengths, k1, b)
-        self._postings: dict[str, TermPostings] = {}
+        built: dict[str, TermPostings] = {}
         for term, (d, tfs) in postings.items():
-            self._postings[term] = term_postings(d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
+            built[term] = term_postings(d, f32(1.0) + tfs.astype(f32) * factor[d], self._idf(len(d)))
+        self._postings: Mapping[str, TermPostings] = built
         self._id_rank = id_ranks(self.ids)
+
+    @classmethod
+    def from_postings(cls, ids: Sequence[str], postings: Mapping[str, TermPostings], avgdl: np.float32,
+                      k1: float = 0.9, b: float = 0.4) -> LuceneBM25:
+        """The index over postings built before (a saved index's): nothing is analysed again."""
+        index = cls.__new__(cls)
+        index.ids = list(ids)
+        index.k1, index.b = np.float32(k1), np.float32(b)
+        index.doc_count = len(index.ids)
+        index.avgdl = avgdl
+        index._postings = postings
+        index._id_rank = id_ranks(index.ids)
+        return index
+
+    @property
+    def postings(self) -> Mapping[str, TermPostings]:
+        """Every term's postings, in the order the terms first appear in the documents (read-only use)."""
+        return self._postings
 
     def _idf(self, doc_freq: int) -> np.float32:
         return lucene_idf(self.doc_count, doc_freq)

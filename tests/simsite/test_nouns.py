@@ -17,8 +17,6 @@ from shopsim.simsite.catalog import generator as gen
 from shopsim.simsite.datafiles import find_catalog_files
 from shopsim.simsite.loader import load_products
 from shopsim.simsite.noun_table import (
-    CACHE_ENV,
-    cache_dir,
     find_table,
     load_catalog_tags,
     read_table,
@@ -29,6 +27,7 @@ from shopsim.simsite.noun_table import (
 from shopsim.simsite.nouns import FALLBACK, NounExtractor, Tagger, fallback_nouns, find_tagger
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.store.tags import StoreTags
+from shopsim.simsite.user_cache import CACHE_ENV, cache_dir
 from tests.conftest import SMALL, needs_small
 
 needs_spacy = pytest.mark.skipif(find_tagger() == FALLBACK,
