@@ -185,7 +185,7 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                     kind = _FAST.get(name, 0) if not model.in_head and (not stack or stack[-1][2] == HTML) else 0
                     if kind == _INPUT and not where.get("select"):
                         kind = _VOID  # an input closes an open <select>; else it is any void element
-                    if kind == _FORMAT and not _plain_formatting(model, name):
+                    if kind == _FORMAT and len(afe) != model.afe_base and not _plain_formatting(model, name):
                         kind = 0
                     if kind in (_BLOCK, _LI, _FORMAT) or (kind == _PLAIN and (not afe or afe[-1].open)):
                         index = len(stack)
