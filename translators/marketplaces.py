@@ -169,8 +169,8 @@ def find_market(site: str, urls: Iterable[str | None], html: str = "") -> Market
         return None
     if site == "amazon":
         end = min(len(html), 2_000_000)
-        found = sorted((m.start(), m.group(1)) for rx in _MID_RES for m in rx.finditer(html, 0, end))
-        ids = Counter(mid for _, mid in found)  # in page order: ties go to the first seen
+        seen = sorted((m.start(), m.group(1)) for rx in _MID_RES for m in rx.finditer(html, 0, end))
+        ids = Counter(mid for _, mid in seen)  # in page order: ties go to the first seen
         for mid, _ in ids.most_common():
             if mid in _BY_ID:
                 return _BY_ID[mid]
