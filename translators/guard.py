@@ -127,18 +127,23 @@ def _ascii_lower(name: str) -> str:
 #: Start tags the scan handles itself in the common case (in the body, in HTML): a block that at most
 #: closes an open <p>, an inline element that only opens, a void element, a formatting element.
 _BLOCK, _PLAIN, _VOID, _FORMAT, _LI, _INPUT = 1, 2, 3, 4, 5, 6
-_FAST = {**{n: _FORMAT for n in FORMATTING}, **{n: _VOID for n in VOID}, "input": _INPUT, "keygen": _INPUT,
-         **{n: _PLAIN for n in PLAIN}, **{n: _BLOCK for n in BLOCKS}, "li": _LI}
+_INLINE = {**{n: _VOID for n in VOID - {"input", "keygen"}}, **{n: _PLAIN for n in PLAIN}, **{n: _BLOCK for n in BLOCKS}}
+#: ... and start tags the scan takes from the model's own rules, step for step (``shortcuts``): most
+#: formatting elements, list items and inputs of a real page.
+_SHORTCUTS = {**_INLINE, **{n: _FORMAT for n in FORMATTING}, "input": _INPUT, "keygen": _INPUT, "li": _LI}
 
 
-def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
+def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = True) -> str | None:
     """Feed every tag of ``html`` to ``model``; the first limit crossed, or None.
 
     The common cases (an end tag closing the current element; a plain inline, block, void or
     formatting start tag with no formatting element to re-open or compare) are handled inline, the
-    rest by the model's methods: a Python call per tag is most of the scan's cost.
+    rest by the model's methods: a Python call per tag is most of the scan's cost. ``shortcuts=False``
+    sends formatting, ``<li>`` and ``<input>`` start tags to the model's methods instead, which must
+    come to the same counts (tests/translators/test_guard_fuzz.py compares them).
     """
     model = model if model is not None else TreeModel()
+    fast = _SHORTCUTS if shortcuts else _INLINE
     stack, where, afe, marks = model.stack, model.where, model.afe, model.marks
     size = len(html)
     pos: int | None = 0
@@ -183,7 +188,7 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                         model.attr_work += n
                         if model.attr_work > MAX_ATTRIBUTE_WORK:
                             return f"page has too many attributes (up to {n:,} in one <{name[:20]}>)"
-                    kind = _FAST.get(name, 0) if not model.in_head and (not stack or stack[-1][2] == HTML) else 0
+                    kind = fast.get(name, 0) if not model.in_head and (not stack or stack[-1][2] == HTML) else 0
                     if kind == _INPUT and not where.get("select"):
                         kind = _VOID  # an input closes an open <select>; else it is any void element
                     if kind == _FORMAT and len(afe) != model.afe_base and not _plain_formatting(model, name):
