@@ -146,6 +146,7 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
     fast = _SHORTCUTS if shortcuts else _INLINE
     stack, where, afe, marks = model.stack, model.where, model.afe, model.marks
     size = len(html)
+    attr_work = model.attr_work  # only the scan counts attributes: a local, written back at the end
     pos: int | None = 0
     try:
         while pos is not None:
@@ -184,9 +185,9 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
                         n = len(attrs) // 2 + 1
                         if n > 128:
                             n = attribute_bound(attrs)
-                            model.attr_work += n * n // 64
-                        model.attr_work += n
-                        if model.attr_work > MAX_ATTRIBUTE_WORK:
+                            attr_work += n * n // 64
+                        attr_work += n
+                        if attr_work > MAX_ATTRIBUTE_WORK:
                             return f"page has too many attributes (up to {n:,} in one <{name[:20]}>)"
                     kind = fast.get(name, 0) if not model.in_head and (not stack or stack[-1][2] == HTML) else 0
                     if kind == _INPUT and not where.get("select"):
@@ -251,6 +252,8 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
             pos = restart
     except Refused as exc:
         return str(exc)
+    finally:
+        model.attr_work = attr_work
     return None
 
 
