@@ -96,7 +96,9 @@ def _struck(node: LexborNode | None, stop: LexborNode | None = None, levels: int
             return False
         if node.tag in _STRUCK_TAGS:
             return True
-        if _STRUCK_RE.search(f"{attr(node, 'class')}{attr(node, 'id')}{attr(node, 'style')}".casefold().replace(" ", "")):
+        attrs = node.attributes
+        if _STRUCK_RE.search(f"{attrs.get('class') or ''}{attrs.get('id') or ''}{attrs.get('style') or ''}".casefold()
+                             .replace(" ", "")):
             return True
         node = node.parent
     return False

@@ -74,7 +74,10 @@ def attr(node: LexborNode | None, name: str) -> str:
     """Attribute value or '' (selectolax gives None for valueless attributes)."""
     if node is None:
         return ""
-    return node.attributes.get(name) or ""
+    try:
+        return node.attrs.get(name) or ""  # one attribute, not the dict of them all (``node.attributes``)
+    except TypeError:  # not an element (the document, text): selectolax has no ``attrs`` for it
+        return node.attributes.get(name) or ""
 
 
 def ancestors(node: LexborNode, levels: int) -> list[LexborNode]:

@@ -79,6 +79,15 @@ class _Page:
     h1: LexborNode | None = None
     form: SearchForm | None = None
     query: str | None = None
+    found_buy: list[LexborNode | None] = field(default_factory=list)  # the buy control, once looked for
+
+    def buy(self) -> LexborNode | None:
+        """The page's buy control outside repeated cards (``page_kind.buy_control``), looked for once:
+        deciding the page kind asks twice, and each search reads up to 4,000 links and buttons.
+        """
+        if not self.found_buy:
+            self.found_buy.append(buy_control(self.body, repeated_blocks(self.prices)))
+        return self.found_buy[0]
 
 
 class GenericTranslator(RealSiteTranslator):
@@ -131,7 +140,7 @@ class GenericTranslator(RealSiteTranslator):
             return self._product_state(page, main)
         if page.cards and (listy or grid) and not self._buy_box_first(page):
             return self._results_state(page)
-        buy = buy_control(page.body, repeated_blocks(page.prices))
+        buy = page.buy()
         if (buy is not None or data.og.get("og:type", "").startswith("product")) and (
                 page.h1 is not None or data.og.get("og:title") or page.tree.css_first("title")):
             return self._product_state(page, None)
@@ -151,7 +160,7 @@ class GenericTranslator(RealSiteTranslator):
         """
         if not is_grid(page.cards) or page.h1 is None or bool(page.data.types & _LIST_TYPES):
             return False
-        buy = buy_control(page.body, repeated_blocks(page.prices))
+        buy = page.buy()
         first = page.cards[0].node
         return buy is not None and before(page.body, page.h1, first) and before(page.body, buy, first)
 

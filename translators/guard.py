@@ -27,8 +27,9 @@ breaks out: lexbor's tree can end up to 1.6 times deeper than the model's stack 
 ``tests/translators/test_guard_fuzz.py``), well inside the limits' margin. A page over
 any limit is refused with a reason before lexbor sees it, so whatever its shape a page is parsed or
 refused within about two seconds. The limits (below) are 4 to 150 times what real pages use. The
-price is the scan itself, a Python loop over the tags: 4 to 6 times lexbor's parse of a real page
-(about 20 ms of CPU for a 1.5 MB page here), once per page (the last few verdicts are kept).
+price is the scan itself, a Python loop over the tags: 3 to 8 times lexbor's parse of a real page
+(median 4.9; about 34 ms of CPU for a 1.5 MB Amazon page here, half of it the tokenising regex),
+once per page (the last few verdicts are kept).
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ from pathlib import Path
 
 from shopsim.translators.html_rules import (
     B_BUTTON,
+    B_LI_STOP,
     BITS,
     BLOCKS,
+    FORMATTING,
     HTML,
     MARKERS,
     PLAIN,
@@ -57,6 +60,7 @@ from shopsim.translators.tree_stack import (
     MAX_DEPTH,
     MAX_ELEMENTS,
     MAX_PARSE_WORK,
+    Formatting,
     Refused,
 )
 
@@ -120,34 +124,42 @@ def _ascii_lower(name: str) -> str:
     return name.translate(_ASCII_LOWER)
 
 
-def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
+#: Start tags the scan handles itself in the common case (in the body, in HTML): a block that at most
+#: closes an open <p>, an inline element that only opens, a void element, a formatting element.
+_BLOCK, _PLAIN, _VOID, _FORMAT, _LI, _INPUT = 1, 2, 3, 4, 5, 6
+_INLINE = {**{n: _VOID for n in VOID - {"input", "keygen"}}, **{n: _PLAIN for n in PLAIN}, **{n: _BLOCK for n in BLOCKS}}
+#: ... and start tags the scan takes from the model's own rules, step for step (``shortcuts``): most
+#: formatting elements, list items and inputs of a real page.
+_SHORTCUTS = {**_INLINE, **{n: _FORMAT for n in FORMATTING}, "input": _INPUT, "keygen": _INPUT, "li": _LI}
+
+
+def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = True) -> str | None:
     """Feed every tag of ``html`` to ``model``; the first limit crossed, or None.
 
-    The common cases (an end tag closing the current element; a plain inline or block start tag
-    with no formatting element to re-open; a void element) are handled inline, the rest by the
-    model's methods.
+    The common cases (an end tag closing the current element; a plain inline, block, void or
+    formatting start tag with no formatting element to re-open or compare) are handled inline, the
+    rest by the model's methods: a Python call per tag is most of the scan's cost. ``shortcuts=False``
+    sends formatting, ``<li>`` and ``<input>`` start tags to the model's methods instead, which must
+    come to the same counts (tests/translators/test_guard_fuzz.py compares them).
     """
     model = model if model is not None else TreeModel()
+    fast = _SHORTCUTS if shortcuts else _INLINE
     stack, where, afe, marks = model.stack, model.where, model.afe, model.marks
+    size = len(html)
+    attr_work = model.attr_work  # only the scan counts attributes: a local, written back at the end
     pos: int | None = 0
     try:
         while pos is not None:
             restart = None
             for m in TOKEN_RE.finditer(html, pos):
-                closing, name, attrs, text = m.groups()
-                if name is None:  # a comment or doctype
-                    if text and afe and not afe[-1].open:
+                closing, name, attrs = m.groups()
+                if name is None:  # a comment or doctype; text after it re-opens closed formatting elements
+                    if afe and not afe[-1].open and m.end() < size and html[m.end()] != "<":
                         model.reconstruct()
                     continue
                 name = name.lower() if name.isascii() else _ascii_lower(name)
                 if model.col_templates and len(stack) - 1 in model.col_templates:
-                    if closing and name == "template":
-                        model.pop_to(len(stack) - 1)
-                        model.clear_to_marker()
-                    elif not closing and name == "template":
-                        model.start(name, attrs, False)
-                    elif not closing and name == "col":
-                        model.elements += 1
+                    _col_template_tag(model, closing, name, attrs)
                     continue
                 if stack and stack[-1][0] == "colgroup" and name not in ("col", "template", "colgroup"):
                     model.pop_to(len(stack) - 1)  # a column group ends at anything but <col>
@@ -173,30 +185,44 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                         n = len(attrs) // 2 + 1
                         if n > 128:
                             n = attribute_bound(attrs)
-                            model.attr_work += n * n // 64
-                        model.attr_work += n
-                        if model.attr_work > MAX_ATTRIBUTE_WORK:
+                            attr_work += n * n // 64
+                        attr_work += n
+                        if attr_work > MAX_ATTRIBUTE_WORK:
                             return f"page has too many attributes (up to {n:,} in one <{name[:20]}>)"
-                    ctx = stack[-1][2] if stack else HTML
-                    if ctx == HTML and not model.in_head and (name in BLOCKS or (
-                            name in PLAIN and (not afe or afe[-1].open))):
+                    kind = fast.get(name, 0) if not model.in_head and (not stack or stack[-1][2] == HTML) else 0
+                    if kind == _INPUT and not where.get("select"):
+                        kind = _VOID  # an input closes an open <select>; else it is any void element
+                    if kind == _FORMAT and len(afe) != model.afe_base and not _plain_formatting(model, name):
+                        kind = 0
+                    if kind in (_BLOCK, _LI, _FORMAT) or (kind == _PLAIN and (not afe or afe[-1].open)):
                         index = len(stack)
-                        if name in BLOCKS:  # a block closes an open <p>: one search of the stack
+                        bits: tuple[int, ...] = ()
+                        fmt = None
+                        if kind in (_BLOCK, _LI):  # a block closes an open <p>: one search of the stack
                             model.work += index
                             if where.get("p"):
                                 model.close_if_in("p", B_BUTTON)
-                                index = len(stack)
+                            index = len(stack)
+                            if kind == _LI:  # an <li> closes an open <li>, then opens as the model's push does
+                                if where.get("li"):
+                                    model.close_if_in("li", B_LI_STOP)
+                                    index = len(stack)
+                                model.work += index
                             bits = BITS.get(name, ())  # dialog, search...: close a <p>, not special
-                        else:
-                            bits = ()
+                        elif kind == _FORMAT:  # a formatting element: its entry (compared with the open ones) and a push
+                            model.work += len(afe) - model.afe_base
+                            fmt = Formatting(name, name + attrs)
+                            afe.append(fmt)
                         if index >= MAX_DEPTH:
                             return f"page too deeply nested: depth > {MAX_DEPTH}"
                         model.elements += 1
                         if model.elements > MAX_ELEMENTS:
                             return f"page too large: more than {MAX_ELEMENTS:,} elements"
+                        if fmt is not None:
+                            model.work += index
                         if index >= model.deepest:
                             model.deepest = index + 1
-                        stack.append((name, bits, HTML, None))
+                        stack.append((name, bits, HTML, fmt))
                         at = where.get(name)
                         if at is None:
                             where[name] = [index]
@@ -204,7 +230,7 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                             at.append(index)
                         for b in bits:
                             marks[b].append(index)
-                    elif ctx == HTML and not model.in_head and name in VOID and name not in ("input", "keygen"):
+                    elif kind == _VOID:
                         if afe and not afe[-1].open:
                             model.reconstruct()
                         model.elements += 1
@@ -219,14 +245,37 @@ def scan_markup(html: str, model: TreeModel | None = None) -> str | None:
                     if model.work > MAX_PARSE_WORK:
                         return (f"page too costly to parse: parser work > {MAX_PARSE_WORK:,} (nesting times "
                                 f"size, or long selects or formatting lists; depth {len(stack)})")
-                if text and afe and not afe[-1].open:  # text re-opens formatting elements closed under it
-                    model.reconstruct()
+                if afe and not afe[-1].open and m.end() < size and html[m.end()] != "<":
+                    model.reconstruct()  # text re-opens formatting elements closed under it
             else:
                 return None
             pos = restart
     except Refused as exc:
         return str(exc)
+    finally:
+        model.attr_work = attr_work
     return None
+
+
+def _plain_formatting(model: TreeModel, name: str) -> bool:
+    """Whether a formatting start tag needs no model step: nothing to re-open, no entry of its name
+    (to adopt, or to count as one of three alike) among the few open ones after the last marker.
+    """
+    afe, base = model.afe, model.afe_base
+    if len(afe) == base:
+        return True
+    return afe[-1].open and len(afe) - base < 8 and all(f.name != name for f in afe[base:])
+
+
+def _col_template_tag(model: TreeModel, closing: str, name: str, attrs: str) -> None:
+    """A tag in a <template> that took a <col>: it now follows only <col> and <template> tags."""
+    if closing and name == "template":
+        model.pop_to(len(model.stack) - 1)
+        model.clear_to_marker()
+    elif not closing and name == "template":
+        model.start(name, attrs, False)
+    elif not closing and name == "col":
+        model.elements += 1
 
 
 # ---- files ----------------------------------------------------------------------------------------

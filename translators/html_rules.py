@@ -80,8 +80,7 @@ ATTRS = (  # the attributes of a tag, tokenised as the HTML standard does (a quo
 TOKEN_RE = re.compile(  # every branch matches whatever follows its start, so each '<' is looked at once
     r"<(?:!--(?:>|->|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"  # comment
     r"|[!?][^>]*+>?|/(?![A-Za-z])[^>]*+>?"  # doctype, bogus comment
-    r"|(/?)([A-Za-z][^\t\n\f\r />]*+)(" + ATTRS + r")(?:>|\Z))"  # start or end tag
-    r"(?=([^<]?))")  # text after it
+    r"|(/?)([A-Za-z][^\t\n\f\r />]*+)(" + ATTRS + r")(?:>|\Z))")  # start or end tag
 ATTR_NAME_RE = re.compile(  # attribute names, for the few tags whose meaning depends on them
     r"""[\t\n\f\r /]*+([^\t\n\f\r />][^\t\n\f\r />=]*+)"""
     r"""(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|'[^']*+'|[^\t\n\f\r >"'][^\t\n\f\r >]*+)?+)?+""")

@@ -147,7 +147,10 @@ def market_from_url(url: str | None, site: str | None = None) -> Marketplace | N
     return None
 
 
-_MID_RE = re.compile(r"""(?:ue_mid\s*=\s*['"]|"marketplaceId"\s*:\s*")([A-Z0-9]{9,16})['"]""")
+#: Each starts with a literal, which the regex engine finds with a fast search (a pattern that starts with an
+#: alternation is tried at every character: 4 times slower over a 1.5 MB page).
+_MID_RES = (re.compile(r"""ue_mid\s*=\s*['"]([A-Z0-9]{9,16})['"]"""),
+            re.compile(r""""marketplaceId"\s*:\s*"([A-Z0-9]{9,16})['"]"""))
 _LINK_RE = re.compile(r"//(?:www\.)?(amazon|ebay)\.((?:com?\.)?[a-z]{2,3})(?![a-z0-9.\-])")
 
 
@@ -165,7 +168,9 @@ def find_market(site: str, urls: Iterable[str | None], html: str = "") -> Market
     if not html:
         return None
     if site == "amazon":
-        ids = Counter(m.group(1) for m in _MID_RE.finditer(html, 0, min(len(html), 2_000_000)))
+        end = min(len(html), 2_000_000)
+        seen = sorted((m.start(), m.group(1)) for rx in _MID_RES for m in rx.finditer(html, 0, end))
+        ids = Counter(mid for _, mid in seen)  # in page order: ties go to the first seen
         for mid, _ in ids.most_common():
             if mid in _BY_ID:
                 return _BY_ID[mid]

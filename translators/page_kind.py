@@ -48,7 +48,8 @@ def buy_control(body: LexborNode, inside: set[int]) -> LexborNode | None:
         if node.tag == "form":
             hit = bool(_CART_ACTION.search(attr(node, "action")))
         else:
-            marks = " ".join(attr(node, k) for k in ("id", "class", "name", "value", "title", "aria-label", "alt"))
+            attrs = node.attributes  # one dict per node, not one per attribute asked for
+            marks = " ".join(attrs.get(k) or "" for k in ("id", "class", "name", "value", "title", "aria-label", "alt"))
             label = collapse(node.text() or "") if node.tag in ("button", "a") else ""
             shown = f"{marks} {label if len(label) <= 80 else ''}"
             hit = bool(_BUY_WORDS.search(shown)) and not _PAY_LATER.search(shown)

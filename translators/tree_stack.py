@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from shopsim.translators.html_rules import B_SPECIAL, DEAD, HTML
 
-__all__ = ["MAX_ATTRIBUTE_WORK", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_FORMATTING", "MAX_PARSE_WORK", "OpenElements",
+__all__ = ["MAX_ATTRIBUTE_WORK", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_FORMATTING", "MAX_PARSE_WORK", "Formatting", "OpenElements",
            "Refused"]
 
 #: At most this many elements, implied and re-created ones included (real pages: 10,500);
@@ -34,7 +34,7 @@ class Refused(Exception):
     """Raised inside the scan with the reason a page is refused."""
 
 
-class _Fmt:
+class Formatting:
     """An entry of the list of active formatting elements (compared by identity, as the parser does)."""
 
     __slots__ = ("key", "name", "open")
@@ -43,7 +43,7 @@ class _Fmt:
         self.name, self.key, self.open = name, key, True
 
 
-_MARKER = _Fmt("", "")  # a scope marker in the formatting list
+_MARKER = Formatting("", "")  # a scope marker in the formatting list
 
 
 class OpenElements:
@@ -55,10 +55,10 @@ class OpenElements:
     """
 
     def __init__(self) -> None:
-        self.stack: list[tuple[str, tuple[int, ...], int, _Fmt | None]] = []
+        self.stack: list[tuple[str, tuple[int, ...], int, Formatting | None]] = []
         self.where: dict[str, list[int]] = {DEAD: []}
         self.marks: list[list[int]] = [[] for _ in range(7)]
-        self.afe: list[_Fmt] = []
+        self.afe: list[Formatting] = []
         self.afe_base = 0  # index just after the last marker
         self.in_head = True  # before the body: what opens here is closed when the body starts
         self.col_templates: set[int] = set()  # templates after a <col>: they ignore every tag but a few
@@ -69,7 +69,7 @@ class OpenElements:
         self.deepest = 0  # the most elements open at once
 
     # ---- stack --------------------------------------------------------------------------------
-    def push(self, name: str, ctx: int, bits: tuple[int, ...], fmt: _Fmt | None = None) -> None:
+    def push(self, name: str, ctx: int, bits: tuple[int, ...], fmt: Formatting | None = None) -> None:
         """Open element ``name``, counting depth, elements and scan work; raises Refused at a limit."""
         index = len(self.stack)
         if index >= MAX_DEPTH:
@@ -158,7 +158,7 @@ class OpenElements:
             fmt.open = True
             self.push(fmt.name, HTML, (), fmt)
 
-    def add_formatting(self, name: str, key: str) -> _Fmt:
+    def add_formatting(self, name: str, key: str) -> Formatting:
         """Add a formatting entry (at most three alike after the marker); raises Refused past the limit."""
         live = self.afe[self.afe_base:]
         self.work += len(live)
@@ -167,11 +167,11 @@ class OpenElements:
             self.drop(same[0])
         elif len(live) >= MAX_FORMATTING:
             raise Refused(f"page has too many unclosed formatting elements: more than {MAX_FORMATTING}")
-        fmt = _Fmt(name, key)
+        fmt = Formatting(name, key)
         self.afe.append(fmt)
         return fmt
 
-    def drop(self, fmt: _Fmt) -> None:
+    def drop(self, fmt: Formatting) -> None:
         """Remove ``fmt`` from the formatting list (it is after the last marker)."""
         afe = self.afe
         for i in range(len(afe) - 1, self.afe_base - 1, -1):
@@ -179,7 +179,7 @@ class OpenElements:
                 del afe[i]
                 return
 
-    def find_formatting(self, name: str) -> _Fmt | None:
+    def find_formatting(self, name: str) -> Formatting | None:
         """The last formatting entry named ``name`` after the last marker, or None."""
         afe = self.afe
         for i in range(len(afe) - 1, self.afe_base - 1, -1):
@@ -187,7 +187,7 @@ class OpenElements:
                 return afe[i]
         return None
 
-    def open_index(self, fmt: _Fmt) -> int:
+    def open_index(self, fmt: Formatting) -> int:
         """Stack index of a formatting entry's element (-1 when it is not open)."""
         if fmt.open:
             for i in reversed(self.where.get(fmt.name, ())):
@@ -208,7 +208,7 @@ class OpenElements:
                 break
         self.afe_base = next((i + 1 for i in range(len(afe) - 1, -1, -1) if afe[i] is _MARKER), 0)
 
-    def adopt(self, fmt: _Fmt) -> None:
+    def adopt(self, fmt: Formatting) -> None:
         """The adoption agency for an open formatting element: closed, or the tree rearranged."""
         i = self.open_index(fmt)
         if self.within(i, B_SPECIAL):

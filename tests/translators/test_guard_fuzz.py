@@ -138,6 +138,29 @@ def test_template_content_is_parsed_apart() -> None:
     assert guard.scan_markup("<body><template><tr><td>x</td></tr></template><dialog open><p>y</dialog>") is None
 
 
+#: Formatting elements (with attributes, so entries differ), list items, inputs and selects: the tags the
+#: scan takes its shortcuts for, mixed with scopes and blocks that close or re-open them.
+SHORTCUT_TAGS = st.sampled_from(["<a href=x>", "<a>", "</a>", "<b>", "<b id=1>", "<b id=2>", "</b>", "<i>", "</i>",
+                                 "<em>", "</em>", "<nobr>", "</nobr>", "<font color=red>", "</font>", "<li>", "</li>",
+                                 "<ul>", "</ul>", "<input>", "<input type=x>", "<select>", "</select>", "<option>",
+                                 "<div>", "</div>", "<p>", "</p>", "<table><td>", "</td></table>", "<button>",
+                                 "</button>", "<svg>", "</svg>", "<template>", "</template>", "<object>", "x", " "])
+
+
+def _counts(html: str, shortcuts: bool) -> tuple[object, ...]:
+    model = TreeModel()
+    verdict = guard.scan_markup(html, model, shortcuts=shortcuts)
+    return (verdict, model.elements, model.work, model.attr_work, model.deepest, len(model.stack), len(model.afe),
+            model.options, model.optgroups)
+
+
+@SETTINGS
+@given(st.one_of(structure(), st.lists(SHORTCUT_TAGS, max_size=200).map(lambda tags: "<body>" + "".join(tags))))
+def test_the_scan_shortcuts_count_as_the_model_does(html: str) -> None:
+    """Formatting, <li> and <input> start tags handled inline leave the model exactly as its own rules do."""
+    assert _counts(html, shortcuts=True) == _counts(html, shortcuts=False)
+
+
 def _real_pages() -> list[Path]:
     return sorted(REAL_PAGES.glob("*/*/*.html")) if REAL_PAGES.is_dir() else []
 
@@ -147,3 +170,10 @@ def _real_pages() -> list[Path]:
 def test_every_real_page_passes_the_guard(path: Path) -> None:
     html = decode_html(path.read_bytes()).replace("\x00", "")
     assert guard.markup_refusal(html) is None
+
+
+@needs_shared
+@pytest.mark.parametrize("path", _real_pages(), ids=lambda p: p.stem[:50])
+def test_real_pages_count_alike_with_and_without_the_scan_shortcuts(path: Path) -> None:
+    html = decode_html(path.read_bytes()).replace("\x00", "")
+    assert _counts(html, shortcuts=True) == _counts(html, shortcuts=False)
