@@ -79,6 +79,8 @@ class ProductParts:
     #: ``(position in clickables, needle)`` per option: :func:`option_shown_clicked`'s test, spelled once.
     option_needles: tuple[tuple[int, str], ...]
     _clicked: dict[int, Clickable] = field(default_factory=dict, repr=False, compare=False)
+    #: Texts pages spell from this product alone (``session_pages``: a card's, an item page's body), built once.
+    texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def item_clickables(self, url: str) -> list[Clickable]:
         """The item page's own clickables for its URL, options marked as :func:`option_shown_clicked` says."""

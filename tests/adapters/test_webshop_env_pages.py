@@ -13,6 +13,7 @@ from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite.html import render_html
 from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.sim_page import SimPage
 from tests.conftest import SMALL
 
 
@@ -35,7 +36,7 @@ def _check_page(env: WebAgentTextEnv) -> None:
     elements = env.text_to_clickable
     assert elements is not None and first["clickables"] == [c.arg for c in state.clickables]
     for c in state.clickables:
-        _same_element(elements[c.arg], _element(c, state))
+        _same_element(elements[c.arg], _element(c, SimPage.of(state)))
     elements.clear()  # the caller's dict: the next call hands out a full one again
     second = env.get_available_actions()
     assert second == first and env.text_to_clickable is not elements and list(env.text_to_clickable) == first["clickables"]
@@ -85,6 +86,6 @@ def test_option_elements_follow_the_page_options(shop: Shop) -> None:
     assert state.product is not None
     reordered = {axis: values[::-1] for axis, values in state.product.options.items()}
     other = state.model_copy(update={"product": state.product.model_copy(update={"options": reordered})})
-    for c, (arg, got) in zip(other.clickables, env._known.elements(other).items(), strict=True):
+    for c, (arg, got) in zip(other.clickables, env._known.elements(SimPage.of(other)).items(), strict=True):
         assert arg == c.arg
-        _same_element(got, _element(c, other))
+        _same_element(got, _element(c, SimPage.of(other)))
