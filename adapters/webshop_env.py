@@ -52,22 +52,24 @@ _ATTRS: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-@dataclass(frozen=True, eq=False)
 class WebShopClickable:
     """A ``text_to_clickable`` value: what WebShop's BeautifulSoup ``Tag`` offers its clients.
 
     ``name`` is the tag (``button``, ``a``, ``input``); ``get('class')``, ``get('name')``,
-    ``['value']``, ``get_text()`` and ``.text`` read like a Tag's; ``clickable`` is our own record.
+    ``['value']``, ``get_text()`` and ``.text`` read like a Tag's; ``clickable`` is our own record
+    and ``kind`` its kind. Read-only by contract (``attrs`` is a read-only mapping): the env hands the
+    same element out on every page that shows its clickable. A plain slotted class, not a frozen
+    dataclass, because a results page makes ten of these every step and freezing tripled their cost.
     """
 
-    name: str
-    attrs: Mapping[str, Any]
-    text: str
-    clickable: Clickable
-    kind: ClickKind = field(init=False)
+    __slots__ = ("attrs", "clickable", "kind", "name", "text")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", self.clickable.kind)
+    def __init__(self, name: str, attrs: Mapping[str, Any], text: str, clickable: Clickable):
+        self.name, self.attrs, self.text, self.clickable = name, attrs, text, clickable
+        self.kind: ClickKind = clickable.kind
+
+    def __repr__(self) -> str:
+        return f"WebShopClickable(name={self.name!r}, attrs={dict(self.attrs)!r}, text={self.text!r})"
 
     def get(self, key: str, default: Any = None) -> Any:
         """An attribute, or ``default`` (``Tag.get``)."""
@@ -119,41 +121,69 @@ class _PageMemo:
     observations: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class _Product:
+    """One product's remembered elements: by clickable, and whole pages by their clickables' identities."""
+
+    options: dict[str, list[str]]
+    by_clickable: dict[int, WebShopClickable] = field(default_factory=dict)
+    #: ``ids of the page's clickables -> (those clickables, the page's elements)``; holding the clickables
+    #: keeps their ids from naming other objects while the entry lives.
+    pages: dict[tuple[int, ...], tuple[tuple[Clickable, ...], dict[str, WebShopClickable]]] = field(default_factory=dict)
+
+
 class _KnownElements:
     """Elements of item pages already seen, per product, reused while that product's pages show.
 
     The shop hands every page of a product the same Clickable objects (``simsite/page_cache.py``),
     and an element depends only on its Clickable and, for an option radio, on the product's option
     values; so an element is reused for the identical Clickable on a page of the same product with
-    equal options (checked once per page). Each element holds its Clickable, so an ``id`` here never
-    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products, least recently shown out.
+    equal options (checked once per page), and a page whose clickables are all identical to an earlier
+    page's gets that page's elements whole. Each element holds its Clickable, so an ``id`` here never
+    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products (least recently shown out), 64
+    pages each. Buttons the shop shares (``Search``, ``Back to Search``) are kept too.
     """
 
     def __init__(self) -> None:
-        self._products: OrderedDict[str, tuple[dict[str, list[str]], dict[int, WebShopClickable]]] = OrderedDict()
+        self._products: OrderedDict[str, _Product] = OrderedDict()
+        self._buttons: dict[int, WebShopClickable] = {}
 
     def elements(self, page: SimPage) -> dict[str, WebShopClickable]:
-        """``text_to_clickable`` for ``page``: arg -> element, in the page's order."""
-        known = self._for(page)
+        """``text_to_clickable`` for ``page``: arg -> element, in the page's order (the caller copies it)."""
+        if page.product_id is None:  # results, search and done pages: only their shared buttons recur
+            return self._build(page, self._buttons, shared_only=True)
+        product = self._for(page)
+        key = tuple(map(id, page.clickables))
+        known = product.pages.get(key)
+        if known is None:
+            if len(product.pages) >= 64:
+                product.pages.clear()
+            known = product.pages[key] = (tuple(page.clickables), self._build(page, product.by_clickable))
+        return known[1]
+
+    @staticmethod
+    def _build(page: SimPage, known: dict[int, WebShopClickable], shared_only: bool = False) -> dict[str, WebShopClickable]:
         out: dict[str, WebShopClickable] = {}
         for c in page.clickables:
             element = known.get(id(c))
             if element is None or element.clickable is not c:
-                element = known[id(c)] = _element(c, page)
+                element = _element(c, page)
+                if not shared_only or c.kind in ("search", "back_to_search"):
+                    if len(known) > 256:
+                        known.clear()
+                    known[id(c)] = element
             out[c.arg] = element
         return out
 
-    def _for(self, page: SimPage) -> dict[int, WebShopClickable]:
-        pid = page.product_id
-        if pid is None:  # results and search pages: their clickables are the page's own
-            return {}
+    def _for(self, page: SimPage) -> _Product:
+        pid = page.product_id or ""
         entry = self._products.get(pid)
-        if entry is None or entry[0] != page.options or len(entry[1]) > 4 * len(page.clickables) + 64:
-            entry = self._products[pid] = ({a: list(v) for a, v in page.options.items()}, {})
+        if entry is None or entry.options != page.options or len(entry.by_clickable) > 4 * len(page.clickables) + 64:
+            entry = self._products[pid] = _Product({a: list(v) for a, v in page.options.items()})
             if len(self._products) > _KNOWN_PRODUCTS:
                 self._products.popitem(last=False)
         self._products.move_to_end(pid)
-        return entry[1]
+        return entry
 
 
 def data_location(file_path: str | Path | None, options: Mapping[str, Any]) -> tuple[Path | None, Path | None]:

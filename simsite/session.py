@@ -201,7 +201,9 @@ class ShopSession:
 
     def _purchase(self, product: Product) -> StepResult:
         price = self.shop.prices[product.asin]
-        self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns)
+        lowered = shop_parts(self.shop).get(self.shop.products, product.asin, self.strict,
+                                            self.shop.show_attrs).lowered_texts()
+        self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns, lowered)
         self._nav = _Nav("done", self._nav.keywords, self._nav.page_num, product.asin, self._nav.options)
         self.done = True
         self.page = self._render(_OK)
