@@ -134,7 +134,7 @@ def done_segments(asin: str, options: dict[str, str], reward: float | None) -> l
              "Target", "asin", "options", "attrs", "price upper", "instuction text", "category",
              "product category", "query", "Goal ", "None", "Reward", "Your score (min 0.0, max 1.0)",
              str(reward), "Reward Details ", "None"]
-    return [("text", t) for t in fixed]
+    return list(zip(repeat("text"), fixed))
 
 
 def _htmlsafe_json(value: object) -> str:

@@ -82,6 +82,7 @@ class ShopSession:
         self.visited: list[str] = []
         self._nav = _Nav()
         self._results_cache: tuple[str, list[str]] | None = None
+        self._parts = shop_parts(shop)  # looked up once: every page reads it
         self.page = self._render(_OK)
 
     @property
@@ -201,8 +202,7 @@ class ShopSession:
 
     def _purchase(self, product: Product) -> StepResult:
         price = self.shop.prices[product.asin]
-        lowered = shop_parts(self.shop).get(self.shop.products, product.asin, self.strict,
-                                            self.shop.show_attrs).lowered_texts()
+        lowered = self._parts.get(self.shop.products, product.asin, self.strict, self.shop.show_attrs).lowered_texts()
         self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns, lowered)
         self._nav = _Nav("done", self._nav.keywords, self._nav.page_num, product.asin, self._nav.options)
         self.done = True
@@ -283,7 +283,7 @@ class ShopSession:
         if nav.page == "index":
             return pages.index_page(base, sid, common)
         keywords, page = nav.keywords or [], nav.page_num or 1
-        cache, products, strict, show_attrs = shop_parts(shop), shop.products, self.strict, shop.show_attrs
+        cache, products, strict, show_attrs = self._parts, shop.products, self.strict, shop.show_attrs
         if nav.page == "search_results":
             asins = self._search(keywords)
             window = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]

@@ -107,7 +107,7 @@ def results_page(base: str, sid: str, keywords: list[str], page: int, asins: lis
 
     def text() -> str:
         top = simple_text([*instruction_segments(common["instruction"]), *results_head(page, len(asins), clicks)])
-        return _joined(top, *map(_card_text, shown))
+        return _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
 
     return SimPage("results", common["instruction"], common["feedback"], clicks, build, text)
 

@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from shopsim.adapters.webshop_env import WebAgentTextEnv, WebShopClickable, _element
+from shopsim.adapters.webshop_elements import WebShopClickable, element
+from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite.html import render_html
@@ -36,7 +37,7 @@ def _check_page(env: WebAgentTextEnv) -> None:
     elements = env.text_to_clickable
     assert elements is not None and first["clickables"] == [c.arg for c in state.clickables]
     for c in state.clickables:
-        _same_element(elements[c.arg], _element(c, SimPage.of(state)))
+        _same_element(elements[c.arg], element(c, SimPage.of(state)))
     elements.clear()  # the caller's dict: the next call hands out a full one again
     second = env.get_available_actions()
     assert second == first and env.text_to_clickable is not elements and list(env.text_to_clickable) == first["clickables"]
@@ -88,4 +89,4 @@ def test_option_elements_follow_the_page_options(shop: Shop) -> None:
     other = state.model_copy(update={"product": state.product.model_copy(update={"options": reordered})})
     for c, (arg, got) in zip(other.clickables, env._known.elements(SimPage.of(other)).items(), strict=True):
         assert arg == c.arg
-        _same_element(got, _element(c, SimPage.of(other)))
+        _same_element(got, element(c, SimPage.of(other)))
