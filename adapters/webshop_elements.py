@@ -81,7 +81,9 @@ def element(c: Clickable, page: SimPage) -> WebShopClickable:
 
 
 #: Products whose item-page elements an env keeps between pages (options clicked, sub pages, episodes).
-_KNOWN_PRODUCTS = 1024
+_KNOWN_PRODUCTS = 512
+#: Option choices of one product whose whole element dicts are kept (a page per choice made).
+_KNOWN_PAGES = 16
 
 
 @dataclass(eq=False)
@@ -103,8 +105,8 @@ class KnownElements:
     values; so an element is reused for the identical Clickable on a page of the same product with
     equal options (checked once per page), and a page whose clickables are all identical to an earlier
     page's gets that page's elements whole. Each element holds its Clickable, so an ``id`` here never
-    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products (least recently shown out), 64
-    pages each. Buttons the shop shares (``Search``, ``Back to Search``) are kept too.
+    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products (least recently shown out),
+    :data:`_KNOWN_PAGES` pages each. Buttons the shop shares (``Search``, ``Back to Search``) are kept too.
     """
 
     def __init__(self) -> None:
@@ -119,7 +121,7 @@ class KnownElements:
         key = tuple(map(id, page.clickables))
         known = product.pages.get(key)
         if known is None:
-            if len(product.pages) >= 64:
+            if len(product.pages) >= _KNOWN_PAGES:
                 product.pages.clear()
             known = product.pages[key] = (tuple(page.clickables), self._build(page, product.by_clickable))
         return known[1]

@@ -28,6 +28,7 @@ __all__ = [
     "SkuPrice",
     "SubPage",
     "css_string",
+    "find_clickable",
     "trusted",
 ]
 
@@ -184,15 +185,20 @@ class PageState(_Frozen):
 
     def clickable(self, arg: str) -> Clickable | None:
         """Return the clickable whose action argument is ``arg`` (case-insensitive), if any."""
-        key = arg.lower()
-        for c in self.clickables:
-            if c.arg == key:
-                return c
-        return None
+        return find_clickable(self.clickables, arg)
 
     def valid_actions(self) -> dict[str, Any]:
         """WebShop's ``get_available_actions()`` shape: ``{has_search_bar, clickables}``."""
         return {"has_search_bar": self.has_search_bar, "clickables": [c.arg for c in self.clickables]}
+
+
+def find_clickable(clickables: list[Clickable], arg: str) -> Clickable | None:
+    """The first of ``clickables`` whose action argument is ``arg`` (case-insensitive), if any."""
+    key = arg.lower()
+    for c in clickables:
+        if c.arg == key:
+            return c
+    return None
 
 
 class Navigation(_Frozen):

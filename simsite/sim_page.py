@@ -5,7 +5,7 @@ simple text. Building the whole PageState every step (result cards, the product 
 containers, the reward breakdown as a dict) cost more than the rest of the step. So each page of
 :mod:`shopsim.simsite.session_pages` is a :class:`SimPage`: those fields eagerly, the PageState and
 the simple text from closures, each built at most once. ``state`` is exactly the PageState the page
-functions always built (``tests/simsite/test_lazy_pages.py`` compares the two paths over episodes).
+functions always built (``tests/adapters/test_lazy_pages.py`` compares the two paths over episodes).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from shopsim.page import Clickable, Feedback, PageState, PageType
+from shopsim.page import Clickable, Feedback, PageState, PageType, find_clickable
 from shopsim.render import render_simple
 
 __all__ = ["NO_OPTIONS", "SimPage"]
@@ -67,8 +67,4 @@ class SimPage:
 
     def clickable(self, arg: str) -> Clickable | None:
         """:meth:`PageState.clickable` without the PageState."""
-        key = arg.lower()
-        for c in self.clickables:
-            if c.arg == key:
-                return c
-        return None
+        return find_clickable(self.clickables, arg)

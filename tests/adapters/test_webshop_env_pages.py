@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from shopsim.adapters.webshop_elements import WebShopClickable, element
+from shopsim.adapters.webshop_elements import _KNOWN_PAGES, _KNOWN_PRODUCTS, WebShopClickable, element
 from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
@@ -90,3 +90,23 @@ def test_option_elements_follow_the_page_options(shop: Shop) -> None:
     for c, (arg, got) in zip(other.clickables, env._known.elements(SimPage.of(other)).items(), strict=True):
         assert arg == c.arg
         _same_element(got, element(c, SimPage.of(other)))
+
+
+def test_remembered_elements_stay_bounded(shop: Shop) -> None:
+    """An env keeps item-page elements of at most _KNOWN_PRODUCTS products and _KNOWN_PAGES pages each,
+    and a remembered page's elements still equal fresh ones."""
+    env = WebAgentTextEnv(observation_mode="text", server=shop)
+    session = env._session
+    assert session is not None
+    many = next(p for p in shop.product_list if sum(len(v) for v in p.options.values()) >= 4)
+    values = [(axis, v) for axis, vs in many.options.items() for v in vs]
+    for i in range(3 * _KNOWN_PAGES):  # more option choices of one product than it keeps pages for
+        axis, value = values[i % len(values)]
+        session.show("item_page", keywords=["x"], page_num=1 + i, asin=many.asin, options={axis: value})
+        _check_page(env)
+        assert all(len(p.pages) <= _KNOWN_PAGES for p in env._known._products.values())
+    for product in shop.product_list[: _KNOWN_PRODUCTS + 20]:
+        session.show("item_page", keywords=["x"], page_num=1, asin=product.asin, options={})
+        env.get_available_actions()
+    assert len(env._known._products) <= _KNOWN_PRODUCTS
+    _check_page(env)
