@@ -271,8 +271,8 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
             reward, done = self._apply(action, "click", arg, self.text_to_clickable[arg].clickable)
         ob = self.observation
         self.prev_actions.append(action)
-        if self.observation_mode == "image":  # a feature vector: nothing to join with earlier pages
-            self.prev_obs.append(ob)
+        if self.observation_mode == "image" or not (self.num_prev_obs or self.num_prev_actions):
+            self.prev_obs.append(ob)  # a feature vector joins nothing; without history, the page alone
             return ob, reward, done, None
         texts = [ob]
         for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):

@@ -274,7 +274,7 @@ class ShopSession:
         query = " ".join(keywords)
         if self._results_cache is None or self._results_cache[0] != query:
             asins = self.shop.search_engine.search(query, SEARCH_RETURN_N)
-            self._results_cache = (query, [a for a in asins if a in self.shop.products])
+            self._results_cache = (query, list(filter(self.shop.products.__contains__, asins)))  # `in`, looped in C
         return self._results_cache[1]
 
     def _render(self, feedback: Feedback) -> SimPage:
