@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import random
 import string
-import types
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,15 +22,17 @@ import gymnasium as gym
 from shopsim.actions import parse_action
 from shopsim.adapters.image_features import ImageFeatures
 from shopsim.adapters.spaces import UnicodeText
+from shopsim.adapters.webshop_elements import KnownElements, WebShopClickable
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.errors import ConfigError, ResetNeeded, SessionError
-from shopsim.page import Clickable, ClickKind, PageState
+from shopsim.page import Clickable, PageState
 from shopsim.render import observation as text_observation
 from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.sim_page import SimPage
 
-__all__ = ["WebAgentTextEnv", "WebShopClickable", "data_location", "fixed_goal", "load_shop"]
+__all__ = ["WebAgentTextEnv", "data_location", "fixed_goal", "load_shop"]
 
 _MODES = ("html", "text", "text_rich", "url", "image")
 #: The spaces are declared for ``gym.make`` and tools that read them; WebShop's API is not Gymnasium's
@@ -40,116 +40,19 @@ _MODES = ("html", "text", "text_rich", "url", "image")
 MAX_OBSERVATION_CHARS = 2_000_000
 MAX_ACTION_CHARS = 2_048
 
-# The attributes WebShop's templates give each clickable element (BeautifulSoup lists ``class``).
-_ATTRS: dict[str, tuple[str, dict[str, Any]]] = {
-    "search": ("button", {"class": ["btn", "btn-success"], "type": "submit"}),
-    "back_to_search": ("button", {"type": "submit", "class": ["btn", "btn-success"]}),
-    "prev": ("button", {"type": "submit", "class": ["btn", "btn-primary"]}),
-    "next": ("button", {"type": "submit", "class": ["btn", "btn-primary"]}),
-    "sub_page": ("button", {"class": ["btn", "btn-primary"], "type": "submit"}),
-    "buy": ("button", {"type": "submit", "class": ["btn", "btn-lg", "purchase"]}),
-}
-
-
-@dataclass(frozen=True, eq=False)
-class WebShopClickable:
-    """A ``text_to_clickable`` value: what WebShop's BeautifulSoup ``Tag`` offers its clients.
-
-    ``name`` is the tag (``button``, ``a``, ``input``); ``get('class')``, ``get('name')``,
-    ``['value']``, ``get_text()`` and ``.text`` read like a Tag's; ``clickable`` is our own record.
-    """
-
-    name: str
-    attrs: Mapping[str, Any]
-    text: str
-    clickable: Clickable
-    kind: ClickKind = field(init=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", self.clickable.kind)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """An attribute, or ``default`` (``Tag.get``)."""
-        return self.attrs.get(key, default)
-
-    def __getitem__(self, key: str) -> Any:
-        return self.attrs[key]
-
-    def has_attr(self, key: str) -> bool:
-        """Whether the element has the attribute (``Tag.has_attr``)."""
-        return key in self.attrs
-
-    def get_text(self, separator: str = "", strip: bool = False) -> str:
-        """The element's text (``Tag.get_text``)."""
-        return self.text.strip() if strip else self.text
-
-
-def _element(c: Clickable, state: PageState) -> WebShopClickable:
-    """The element WebShop's page has for a clickable: a button, a product link or an option radio."""
-    if c.kind == "product":
-        attrs: dict[str, Any] = {"class": ["product-link"], "href": c.url or ""}
-        return WebShopClickable("a", types.MappingProxyType(attrs), c.text, c)
-    if c.kind == "option":
-        axis = c.axis or ""
-        values = state.product.options.get(axis, []) if state.product is not None else []
-        index = values.index(c.text) if c.text in values else 0
-        attrs = {"type": "radio", "id": f"radio_{axis}{index}", "name": axis, "value": c.text}
-        return WebShopClickable("input", types.MappingProxyType(attrs), "", c)
-    tag, attrs = _ATTRS[c.kind]
-    return WebShopClickable(tag, types.MappingProxyType(attrs), c.text, c)
-
-
-#: Products whose item-page elements an env keeps between pages (options clicked, sub pages, episodes).
-_KNOWN_PRODUCTS = 64
-
-
 @dataclass(eq=False)
 class _PageMemo:
     """What the env derives from one page, built once: ``step`` and the agent's own
     ``get_available_actions`` share its elements, ``observation`` and ``state`` its renderings.
-    Keyed by the page object's identity (a frozen PageState the memo holds, so never another page's).
+    Keyed by the session's page object's identity (``source``, which the memo holds, so never another
+    page's); ``page`` is what the env reads: ``source`` itself, or with ``lazy_pages=False`` a page
+    around its full PageState, so every reading goes through the PageState as it always did.
     """
 
-    state: PageState
+    source: SimPage
+    page: SimPage
     elements: dict[str, WebShopClickable] | None = None
     observations: dict[str, str] = field(default_factory=dict)
-
-
-class _KnownElements:
-    """Elements of item pages already seen, per product, reused while that product's pages show.
-
-    The shop hands every page of a product the same Clickable objects (``simsite/page_cache.py``),
-    and an element depends only on its Clickable and, for an option radio, on the product's option
-    values; so an element is reused for the identical Clickable on a page of the same product with
-    equal options (checked once per page). Each element holds its Clickable, so an ``id`` here never
-    names another object. Bounded: :data:`_KNOWN_PRODUCTS` products, least recently shown out.
-    """
-
-    def __init__(self) -> None:
-        self._products: OrderedDict[str, tuple[dict[str, list[str]], dict[int, WebShopClickable]]] = OrderedDict()
-
-    def elements(self, state: PageState) -> dict[str, WebShopClickable]:
-        """``text_to_clickable`` for ``state``: arg -> element, in the page's order."""
-        known = self._for(state)
-        out: dict[str, WebShopClickable] = {}
-        for c in state.clickables:
-            element = known.get(id(c))
-            if element is None or element.clickable is not c:
-                element = known[id(c)] = _element(c, state)
-            out[c.arg] = element
-        return out
-
-    def _for(self, state: PageState) -> dict[int, WebShopClickable]:
-        product = state.product
-        if product is None:  # results and search pages: their clickables are the page's own
-            return {}
-        entry = self._products.get(product.id)
-        if entry is None or entry[0] != product.options or len(entry[1]) > 4 * len(state.clickables) + 64:
-            entry = self._products[product.id] = ({a: list(v) for a, v in product.options.items()}, {})
-            if len(self._products) > _KNOWN_PRODUCTS:
-                self._products.popitem(last=False)
-        self._products.move_to_end(product.id)
-        return entry[1]
 
 
 def data_location(file_path: str | Path | None, options: Mapping[str, Any]) -> tuple[Path | None, Path | None]:
@@ -202,7 +105,10 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
     :class:`WebShopServer` to share, or a :class:`Shop` to wrap), ``filter_goals``, ``limit_goals``,
     ``num_products``, ``human_goals``, ``show_attrs``, ``session_prefix``, ``num_prev_obs``,
     ``num_prev_actions``, ``get_image``; ours: ``data_dir`` and ``seed`` (prices, goals and the draws
-    of ``reset()``, from one seeded rng, never the global ``random``).
+    of ``reset()``, from one seeded rng, never the global ``random``), and ``lazy_pages`` (default
+    True: text observations and clickables come from the session's pages without building each full
+    PageState; False reads every page through its PageState, the reference the lazy path is tested
+    against; observations, actions, rewards and info are identical).
 
     Differences from WebShop: ``filter_goals``/``limit_goals`` also apply to a wrapped Shop (WebShop
     ignores them when given a server); ``reset(session='fixed_<n>')`` picks goal n, as WebShop's web
@@ -243,9 +149,10 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self.num_prev_obs = int(kwargs.get("num_prev_obs", 0))
         self.num_prev_actions = int(kwargs.get("num_prev_actions", 0))
         self._rng = random.Random(int(kwargs.get("seed", 0)))
+        self.lazy_pages = bool(kwargs.get("lazy_pages", True))
         self._session: ShopSession | None = None
         self._memo: _PageMemo | None = None
-        self._known = _KnownElements()
+        self._known = KnownElements()
         self.text_to_clickable: dict[str, WebShopClickable] | None = None
         self.instruction_text = ""
         self.prev_obs: list[str] = []
@@ -257,14 +164,15 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         self._rng = random.Random(seed)
 
     def _page(self) -> PageState:
-        if self._session is None:
-            raise ResetNeeded("step")
-        return self._session.state
+        """The current page's full PageState."""
+        return self._page_memo().page.state
 
     def _page_memo(self) -> _PageMemo:
-        state = self._page()
-        if self._memo is None or self._memo.state is not state:
-            self._memo = _PageMemo(state)
+        if self._session is None:
+            raise ResetNeeded("step")
+        source = self._session.page
+        if self._memo is None or self._memo.source is not source:
+            self._memo = _PageMemo(source, source if self.lazy_pages else SimPage.of(source.state))
         return self._memo
 
     def _rendered(self, mode: str) -> str:
@@ -272,7 +180,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         memo = self._page_memo()
         text = memo.observations.get(mode)
         if text is None:
-            text = memo.observations[mode] = _observation(memo.state, mode)
+            page = memo.page
+            text = page.simple_text() if mode == "text" else _observation(page.state, mode)
+            memo.observations[mode] = text
         return text
 
     # ---- WebShop's API ------------------------------------------------------------------------
@@ -295,9 +205,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         """
         memo = self._page_memo()
         if memo.elements is None:
-            memo.elements = self._known.elements(memo.state)
+            memo.elements = self._known.elements(memo.page)
         self.text_to_clickable = dict(memo.elements)
-        return {"has_search_bar": memo.state.has_search_bar, "clickables": list(memo.elements)}
+        return {"has_search_bar": memo.page.has_search_bar, "clickables": list(memo.elements)}
 
     def get_instruction_text(self) -> str:
         """The ``#instruction-text h4`` text of the current page, as BeautifulSoup's ``.text`` reads it.
@@ -305,7 +215,7 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         WebShop's search page writes ``Instruction: <br>goal`` and its other pages ``Instruction:<br>goal``;
         ``<br>`` adds no text, so the first reads ``'Instruction: goal'`` and the others ``'Instruction:goal'``.
         """
-        state = self._page()
+        state = self._page_memo().page
         if state.page_type == "done" or state.instruction is None:
             raise SessionError("the done page has no instruction (WebShop's get_instruction_text fails there); "
                                "read env.instruction_text")
@@ -319,9 +229,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         if self.image_features is None:
             raise ConfigError("get_image() needs the env built with get_image=1 and WebShop's feature files "
                               "(feat_conv.pt, feat_ids.pt in the data folder)")
-        state = self._page()
-        product = self.server.shop.product(state.product.id) if state.product is not None else None
-        url = product.main_image if product is not None and state.page_type == "item" else None
+        page = self._page_memo().page
+        product = self.server.shop.product(page.product_id) if page.product_id is not None else None
+        url = product.main_image if product is not None and page.page_type == "item" else None
         return self.image_features.lookup(url)
 
     # WebShop's own reset(session=) and 4-tuple step, kept for its agent code, not Gymnasium's signatures.
@@ -361,8 +271,8 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
             reward, done = self._apply(action, "click", arg, self.text_to_clickable[arg].clickable)
         ob = self.observation
         self.prev_actions.append(action)
-        if self.observation_mode == "image":  # a feature vector: nothing to join with earlier pages
-            self.prev_obs.append(ob)
+        if self.observation_mode == "image" or not (self.num_prev_obs or self.num_prev_actions):
+            self.prev_obs.append(ob)  # a feature vector joins nothing; without history, the page alone
             return ob, reward, done, None
         texts = [ob]
         for i in range(1, 1 + max(self.num_prev_obs, self.num_prev_actions)):
@@ -378,9 +288,9 @@ class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]
         assert self._session is not None and self.session is not None
         sid, server = self.session, self.server
         self._session.goal = server.session_goal(sid)  # an instruction set via the server shows from now on
-        before = self._session.state.page_type
+        before = self._session.page.page_type
         result = self._session.step(action)
-        if result.state.feedback.code != "ok":
+        if result.page.feedback.code != "ok":
             return result.reward, result.done
         s = server.user_sessions[sid]
         if target is None:

@@ -1,6 +1,6 @@
 """The rule agent through WebShop's own API (``web_agent_site.envs.WebAgentTextEnv``), from a cold start.
 
-    python benchmarks/webshop_api.py [--data FILE] [--episodes N] [--rounds R] [--clock wall|cpu] [--json]
+    python benchmarks/webshop_api.py [--data FILE] [--episodes N] [--rounds R] [--clock wall|cpu] [--json] [--compare-pages]
 
 What a user who swaps WebShop for shopsim sees: a fresh interpreter imports ``web_agent_site.envs``,
 builds the text env on WebShop's 1,000-product small set (``../shared`` when present, else the bundled
@@ -83,6 +83,24 @@ def probe(data: str | None, episodes: int, rounds: int, clock: str = "wall") -> 
     }
 
 
+def compare_pages(data: str | None, episodes: int, rounds: int) -> dict[str, float]:
+    """Steady steps/s of the shim's lazy pages against ``lazy_pages=False`` (every PageState built and
+    read, the path before lazy pages), one env each over one server, rounds alternating in this process."""
+    from web_agent_site.envs import WebAgentTextEnv
+
+    lazy = WebAgentTextEnv(observation_mode="text", file_path=data, num_products=1000 if data else None)
+    full = WebAgentTextEnv(observation_mode="text", server=lazy.server, lazy_pages=False)
+    rates: dict[str, list[float]] = {"lazy pages": [], "full PageStates": []}
+    for env in (lazy, full):  # the first round fills the ranking cache and the product parts
+        sum(episode(env, s) for s in range(episodes))
+    for _ in range(rounds):
+        for name, env in (("lazy pages", lazy), ("full PageStates", full)):
+            start = time.perf_counter()
+            n = sum(episode(env, s) for s in range(episodes))
+            rates[name].append(n / (time.perf_counter() - start))
+    return {name: statistics.median(r) for name, r in rates.items()}
+
+
 def measure(data: str | None, episodes: int = 200, rounds: int = 5, clock: str = "wall") -> dict[str, Any]:
     """:func:`probe` in a fresh interpreter, so imports and first-use costs are counted."""
     cmd = [sys.executable, __file__, "--probe", "--episodes", str(episodes), "--rounds", str(rounds), "--clock", clock]
@@ -101,8 +119,14 @@ def main() -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                     help="wall clock (default) or this process's CPU time (steady under other load)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--compare-pages", action="store_true",
+                    help="steady steps/s of lazy pages against full PageStates, alternating in one process")
     ap.add_argument("--probe", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.compare_pages:
+        for name, rate in compare_pages(a.data, a.episodes, a.rounds).items():
+            print(f"{name:>16}  {rate:>10,.0f} steps/s (steady, median of {a.rounds} rounds)")
+        return 0
     if a.probe:
         print(json.dumps(probe(a.data, a.episodes, a.rounds, a.clock)))
         return 0

@@ -28,6 +28,7 @@ __all__ = [
     "SkuPrice",
     "SubPage",
     "css_string",
+    "find_clickable",
     "trusted",
 ]
 
@@ -184,15 +185,20 @@ class PageState(_Frozen):
 
     def clickable(self, arg: str) -> Clickable | None:
         """Return the clickable whose action argument is ``arg`` (case-insensitive), if any."""
-        key = arg.lower()
-        for c in self.clickables:
-            if c.arg == key:
-                return c
-        return None
+        return find_clickable(self.clickables, arg)
 
     def valid_actions(self) -> dict[str, Any]:
         """WebShop's ``get_available_actions()`` shape: ``{has_search_bar, clickables}``."""
         return {"has_search_bar": self.has_search_bar, "clickables": [c.arg for c in self.clickables]}
+
+
+def find_clickable(clickables: list[Clickable], arg: str) -> Clickable | None:
+    """The first of ``clickables`` whose action argument is ``arg`` (case-insensitive), if any."""
+    key = arg.lower()
+    for c in clickables:
+        if c.arg == key:
+            return c
+    return None
 
 
 class Navigation(_Frozen):
@@ -250,12 +256,12 @@ def trusted(cls: type[M], /, **values: Any) -> M:
     plan = _PLANS.get(cls)
     if plan is None:
         plan = _PLANS[cls] = _Plan(cls)
-    data = plan.template.copy()
-    data.update(values)
-    for name, factory in plan.factories:
-        if name not in values:
-            data[name] = factory()  # type: ignore[call-arg]
-    obj = cls.__new__(cls)
+    data = {**plan.template, **values}
+    if plan.factories:  # most page models have none; the loop is skipped, not run empty (a step builds ~15)
+        for name, factory in plan.factories:
+            if name not in values:
+                data[name] = factory()  # type: ignore[call-arg]
+    obj = _new(cls)
     _setattr(obj, "__dict__", data)
     _setattr(obj, "__pydantic_fields_set__", set(values))
     _setattr(obj, "__pydantic_extra__", None)
@@ -264,3 +270,4 @@ def trusted(cls: type[M], /, **values: Any) -> M:
 
 
 _setattr = object.__setattr__  # how pydantic itself sets a frozen model's slots
+_new = object.__new__  # BaseModel has no __new__ of its own

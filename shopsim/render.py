@@ -9,22 +9,31 @@ modes from :func:`shopsim.adapters.env.observation`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Literal
 
-from shopsim.page import PageState, Price
+from shopsim.page import Clickable, PageState, Price, ProductView
 
-__all__ = ["ObservationMode", "format_price", "observation", "render_rich", "render_simple", "valid_actions"]
+__all__ = ["SEP", "ObservationMode", "card_segments", "done_segments", "format_price", "instruction_segments", "item_head",
+           "observation", "product_segments", "render_rich", "render_simple", "results_head", "search_segments",
+           "simple_text", "valid_actions"]
 
 ObservationMode = Literal["text", "text_rich", "url", "html"]
 SEP = " [SEP] "
 
 
 def _results_head(s: PageState) -> list[tuple[str, str]]:
+    total = s.total_results if s.total_results is not None else len(s.results)
+    return results_head(s.page_num or 1, total, s.clickables)
+
+
+def results_head(page_num: int, total: int, clickables: Iterable[Clickable]) -> list[tuple[str, str]]:
+    """A results page's segments between the instruction and the cards."""
     parts: list[tuple[str, str]] = [("button", "Back to Search")]
-    parts.append(("text", f"Page {s.page_num or 1} (Total results: {s.total_results if s.total_results is not None else len(s.results)})"))
-    for c in s.clickables:
+    parts.append(("text", f"Page {page_num} (Total results: {total})"))
+    for c in clickables:
         if c.kind in ("prev", "next"):
             parts.append(("button", c.text))
     return parts
@@ -43,23 +52,21 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
     """The page as (kind, text) segments in reading order; kinds drive the rich format."""
     instr = s.instruction or ""
     if s.page_type == "search":
-        return [("text", "WebShop"), ("text", "Instruction: "), ("text", instr), ("button", "Search")]
+        return search_segments(instr)
     if s.page_type == "done":
         return _done_segments(s)
     if s.page_type in ("blocked", "unknown"):
         return [("text", f"Page unavailable ({s.page_type})"), ("text", s.reason or "")] + [
             ("button", c.text) for c in s.clickables
         ]
-    head = [("text", "Instruction:"), ("text", instr)] if s.instruction is not None else []
+    head = instruction_segments(s.instruction)
     if s.page_type == "results":
         segs = head + _results_head(s)
         visited = set(s.visited_ids)
         for card in s.results:
-            segs.append(("clicked_product" if card.id in visited else "product", card.id))
-            segs.append(("text", card.title))
-            segs.append(("text", card.price_text or format_price(card.price)))
+            segs += card_segments(card.id, card.title, card.price_text or format_price(card.price), card.id in visited)
         return segs
-    segs = head + [("button", "Back to Search"), ("button", "< Prev")]
+    segs = item_head(s.instruction)
     p = s.product
     if p is None:
         return segs
@@ -74,8 +81,34 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
         elif s.sub_page == "Attributes":
             segs += [("text", a) for a in p.attributes]
         return segs
+    return segs + product_segments(p, s.clickables)
+
+
+def instruction_segments(instruction: str | None) -> list[tuple[str, str]]:
+    """The instruction at the top of a results or item page (none when the page has none)."""
+    return [("text", "Instruction:"), ("text", instruction or "")] if instruction is not None else []
+
+
+def item_head(instruction: str | None) -> list[tuple[str, str]]:
+    """An item or item-detail page's segments before the product."""
+    return [*instruction_segments(instruction), ("button", "Back to Search"), ("button", "< Prev")]
+
+
+def card_segments(asin: str, title: str, price: str, clicked: bool) -> list[tuple[str, str]]:
+    """One result card's segments (``price`` as shown)."""
+    return [("clicked_product" if clicked else "product", asin), ("text", title), ("text", price)]
+
+
+def search_segments(instruction: str) -> list[tuple[str, str]]:
+    """The search page's segments."""
+    return [("text", "WebShop"), ("text", "Instruction: "), ("text", instruction), ("button", "Search")]
+
+
+def product_segments(p: ProductView, clickables: list[Clickable]) -> list[tuple[str, str]]:
+    """An item page's segments after its navigation buttons: options, title, price, rating, buttons."""
+    segs: list[tuple[str, str]] = []
     clicked: dict[str | None, set[str]] = {}
-    for c in s.clickables:
+    for c in clickables:
         if c.clicked and c.kind == "option":
             clicked.setdefault(c.axis, set()).add(c.text)
     for axis, values in p.options.items():
@@ -84,20 +117,24 @@ def _segments(s: PageState) -> list[tuple[str, str]]:
         segs += [("clicked_option" if v in hits else "option", v) for v in values] if hits else zip(repeat("option"), values)
     segs += [("text", p.title), ("text", f"Price: {p.price_text or format_price(p.price)}"),
              ("text", f"Rating: {p.rating_text}")]
-    segs += [("button", c.text) for c in s.clickables if c.kind in ("sub_page", "buy")]
+    segs += [("button", c.text) for c in clickables if c.kind in ("sub_page", "buy")]
     return segs
 
 
 def _done_segments(s: PageState) -> list[tuple[str, str]]:
     purchase = s.purchase
-    options = _htmlsafe_json(purchase.options if purchase else {})
+    return done_segments(purchase.id if purchase else "None", purchase.options if purchase else {}, s.reward)
+
+
+def done_segments(asin: str, options: dict[str, str], reward: float | None) -> list[tuple[str, str]]:
+    """The done page's segments: what was bought and the score (WebShop's template, its typo kept)."""
     fixed = ["Thank you for shopping with us!", "Your code: ", "None", " (Paste it in your MTurk interface.)",
-             "Purchased", "asin", purchase.id if purchase else "None", "options", options,
+             "Purchased", "asin", asin, "options", _htmlsafe_json(options),
              "attrs", "None", "category", "None", "query", "None", "product category", "None",
              "Target", "asin", "options", "attrs", "price upper", "instuction text", "category",
              "product category", "query", "Goal ", "None", "Reward", "Your score (min 0.0, max 1.0)",
-             str(s.reward), "Reward Details ", "None"]
-    return [("text", t) for t in fixed]
+             str(reward), "Reward Details ", "None"]
+    return list(zip(repeat("text"), fixed))
 
 
 def _htmlsafe_json(value: object) -> str:
@@ -108,7 +145,14 @@ def _htmlsafe_json(value: object) -> str:
 
 def render_simple(state: PageState) -> str:
     """WebShop's simple mode: visible texts, stripped, joined by ' [SEP] '."""
-    return SEP.join(filter(None, map(str.strip, map(itemgetter(1), _segments(state)))))
+    return simple_text(_segments(state))
+
+
+def simple_text(segments: Iterable[tuple[str, str]]) -> str:
+    """Segments in the simple mode. Joins compose: the simple text of ``a + b`` is the non-empty ones of
+    ``simple_text(a)`` and ``simple_text(b)`` joined by ``SEP``, so pages may spell shared parts once.
+    """
+    return SEP.join(filter(None, map(str.strip, map(itemgetter(1), segments))))
 
 
 def render_rich(state: PageState) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 from shopsim.page import Clickable, Price, Review, css_string
 from shopsim.routes import SUB_PAGES
 from shopsim.simsite.models import Product
+from shopsim.simsite.reward import lowered_texts
 from shopsim.simsite.shop import Shop
 
 __all__ = ["MAX_PRODUCTS_PER_SHOP", "ProductParts", "ShopParts", "option_shown_clicked", "shop_parts"]
@@ -79,6 +80,8 @@ class ProductParts:
     #: ``(position in clickables, needle)`` per option: :func:`option_shown_clicked`'s test, spelled once.
     option_needles: tuple[tuple[int, str], ...]
     _clicked: dict[int, Clickable] = field(default_factory=dict, repr=False, compare=False)
+    #: Texts pages spell from this product alone (``session_pages``: a card's, an item page's body), built once.
+    texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     def item_clickables(self, url: str) -> list[Clickable]:
         """The item page's own clickables for its URL, options marked as :func:`option_shown_clicked` says."""
@@ -94,6 +97,14 @@ class ProductParts:
             c = self.clickables[i]
             twin = self._clicked[i] = _option(c.arg, c.axis or "", c.text, True)
         return twin
+
+    def lowered_texts(self) -> tuple[str, str, str]:
+        """The product's texts as the reward's attribute test reads them (:func:`reward.lowered_texts`), kept."""
+        if "title_lower" not in self.texts:  # two threads racing here store equal strings
+            title, bullets, description = lowered_texts((self.product.title, self.product.bullet_points,
+                                                         self.product.description))
+            self.texts.update(bullets_lower=bullets, description_lower=description, title_lower=title)
+        return self.texts["title_lower"], self.texts["bullets_lower"], self.texts["description_lower"]
 
     def view_containers(self, show_attrs: bool) -> dict[str, Any]:
         """The ProductView's list and dict fields, fresh for each page (validation would copy them too)."""

@@ -18,7 +18,8 @@ from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 
 __all__ = [
-    "COLOR_WORDS", "RewardBreakdown", "attribute_hits", "combine", "normalize_color", "option_hits", "score_purchase", "type_match",
+    "COLOR_WORDS", "RewardBreakdown", "attribute_hits", "combine", "lowered_attribute_hits", "lowered_texts", "normalize_color",
+    "option_hits", "score_purchase", "type_match",
 ]
 
 # Colour words an option value is reduced to before matching (first one contained wins).
@@ -100,11 +101,23 @@ def attribute_hits(goal_attrs: list[str], product_attrs: list[str], texts: tuple
     """Goal attributes the product has: a fuzzy match (> 85) of one of its attributes, or the
     attribute written in its ``texts`` (title, bullet points, description).
     """
-    title, bullets, description = texts[0].lower(), " ".join(texts[1]).lower(), texts[2].lower()
+    return lowered_attribute_hits(goal_attrs, product_attrs, lowered_texts(texts))
+
+
+def lowered_texts(texts: tuple[str, list[str], str]) -> tuple[str, str, str]:
+    """``(title, bullet points, description)`` as :func:`attribute_hits` searches them: lower-cased, bullets
+    joined by spaces (a session keeps them per product: lower-casing a description is most of a purchase's cost).
+    """
+    return texts[0].lower(), " ".join(texts[1]).lower(), texts[2].lower()
+
+
+def lowered_attribute_hits(goal_attrs: list[str], product_attrs: list[str], lowered: tuple[str, str, str]) -> int:
+    """:func:`attribute_hits` over texts :func:`lowered_texts` has prepared."""
+    title, bullets, description = lowered
     hits = 0
-    for g_attr in goal_attrs:
-        if (any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product_attrs)
-                or g_attr in title or g_attr in bullets or g_attr in description):
+    for g_attr in goal_attrs:  # the substring tests first: they decide most attributes, for a fraction of the cost
+        if (g_attr in title or g_attr in bullets or g_attr in description
+                or any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product_attrs)):
             hits += 1
     return hits
 
@@ -125,12 +138,17 @@ def score_purchase(
     price: float,
     options: dict[str, str],
     nouns: NounExtractor | None = None,
+    lowered: tuple[str, str, str] | None = None,
 ) -> RewardBreakdown:
-    """Score buying ``product`` at ``price`` with ``options`` chosen, against ``goal``."""
+    """Score buying ``product`` at ``price`` with ``options`` chosen, against ``goal`` (``lowered``: the
+    product's :func:`lowered_texts`, when the caller keeps them).
+    """
     nouns = nouns or default_extractor()
+    if lowered is None:
+        lowered = lowered_texts((product.title, product.bullet_points, product.description))
     return combine(
         _type_reward(product, goal, nouns),
-        attribute_hits(goal.attributes, product.attributes, (product.title, product.bullet_points, product.description)),
+        lowered_attribute_hits(goal.attributes, product.attributes, lowered),
         option_hits(goal.option_values, options),
         (len(goal.attributes), len(goal.goal_options)),
         price_ok=(price <= goal.price_upper) if goal.price_upper > 0 else None,

@@ -22,6 +22,7 @@ from shopsim.simsite.reward import RewardBreakdown, score_purchase
 from shopsim.simsite.search import MAX_QUERY_CHARS, SEARCH_RETURN_N
 from shopsim.simsite.session_pages import Common
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.sim_page import SimPage
 
 if TYPE_CHECKING:  # snapshots load on first use: an RL rollout never takes one (shopsim.v8's models, pydantic schemas)
     from shopsim.simsite.snapshots import WebShopSessionState
@@ -35,13 +36,18 @@ PageName = Literal["index", "search_results", "item_page", "item_sub_page", "don
 
 @dataclass(frozen=True)
 class StepResult:
-    """What one action did."""
+    """What one action did: ``page`` (its ``state``, the full PageState, is built when first read)."""
 
-    state: PageState
+    page: SimPage
     reward: float
     done: bool
     truncated: bool
     breakdown: RewardBreakdown | None = None
+
+    @property
+    def state(self) -> PageState:
+        """The page's PageState."""
+        return self.page.state
 
 
 @dataclass
@@ -78,7 +84,13 @@ class ShopSession:
         self.visited: list[str] = []
         self._nav = _Nav()
         self._results_cache: tuple[str, list[str]] | None = None
-        self.state = self._render(_OK)
+        self._parts = shop_parts(shop)  # looked up once: every page reads it
+        self.page = self._render(_OK)
+
+    @property
+    def state(self) -> PageState:
+        """The current page's PageState (built on first read: :mod:`shopsim.simsite.sim_page`)."""
+        return self.page.state
 
     # ---- actions -------------------------------------------------------------------------------
     def step(self, action: str) -> StepResult:
@@ -90,8 +102,8 @@ class ShopSession:
         if not result.done and self.max_steps is not None and self.steps >= self.max_steps:
             self.done = self.truncated = True
             fb = Feedback(code="action_limit", message=f"action limit of {self.max_steps} reached without a purchase")
-            self.state = self.state.model_copy(update={"feedback": fb})
-            return StepResult(self.state, 0.0, True, True)
+            self.page = SimPage.of(self.state.model_copy(update={"feedback": fb}))
+            return StepResult(self.page, 0.0, True, True)
         return result
 
     def show(
@@ -125,8 +137,8 @@ class ShopSession:
         return self._moved()
 
     def _refuse(self, code: FeedbackCode, message: str) -> StepResult:
-        self.state = self.state.model_copy(update={"feedback": Feedback(code=code, message=message)})
-        return StepResult(self.state, 0.0, self.done, self.truncated)
+        self.page = SimPage.of(self.state.model_copy(update={"feedback": Feedback(code=code, message=message)}))
+        return StepResult(self.page, 0.0, self.done, self.truncated)
 
     def _apply(self, action: str) -> StepResult:
         name, arg = parse_action(action) if isinstance(action, str) else ("", None)
@@ -138,16 +150,16 @@ class ShopSession:
                 return self._refuse("empty_query", "search[] needs keywords")
             if len(arg) > MAX_QUERY_CHARS:
                 return self._refuse("query_too_long", f"queries are limited to {MAX_QUERY_CHARS} characters")
-            if self.strict and not self.state.has_search_bar:
+            if self.strict and not self.page.has_search_bar:
                 return self._refuse("not_available", "there is no search bar on this page; click[back to search] first")
             self._nav = _Nav(page="search_results", keywords=arg.split(" "), page_num=1)
             return self._moved()
         return self._click(arg)
 
     def _click(self, arg: str) -> StepResult:
-        target = self.state.clickable(arg)
+        target = self.page.clickable(arg)
         if target is None or target.kind == "search":
-            available = ", ".join(c.arg for c in self.state.clickables if c.kind != "search")
+            available = ", ".join(c.arg for c in self.page.clickables if c.kind != "search")
             if self.strict and self._nav.page == "item_page" and self._ambiguous(arg):
                 return self._refuse("ambiguous_option", f"{arg!r} is a value of several options; click[<option>: {arg}]")
             return self._refuse("not_available", f"{arg!r} is not clickable here; available: {available or 'none'}")
@@ -187,16 +199,17 @@ class ShopSession:
         return product is not None and sum(arg in vals for vals in product.options.values()) > 1
 
     def _moved(self) -> StepResult:
-        self.state = self._render(_OK)
-        return StepResult(self.state, 0.0, False, False)
+        self.page = self._render(_OK)
+        return StepResult(self.page, 0.0, False, False)
 
     def _purchase(self, product: Product) -> StepResult:
         price = self.shop.prices[product.asin]
-        self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns)
+        lowered = self._parts.get(self.shop.products, product.asin, self.strict, self.shop.show_attrs).lowered_texts()
+        self.breakdown = score_purchase(product, self.goal, price, self._nav.options, self.shop.nouns, lowered)
         self._nav = _Nav("done", self._nav.keywords, self._nav.page_num, product.asin, self._nav.options)
         self.done = True
-        self.state = self._render(_OK)
-        return StepResult(self.state, self.breakdown.reward, True, False, self.breakdown)
+        self.page = self._render(_OK)
+        return StepResult(self.page, self.breakdown.reward, True, False, self.breakdown)
 
     # ---- snapshots ------------------------------------------------------------------------------
     def snapshot(self, *, key: str | bytes | None = None) -> str:
@@ -209,7 +222,7 @@ class ShopSession:
         """The state a token carries: the goal's index (never the goal), rules, counters and page."""
         from shopsim.simsite.snapshots import WebShopSessionState
 
-        nav, fb = self._nav, self.state.feedback
+        nav, fb = self._nav, self.page.feedback
         return WebShopSessionState(
             goal_index=self._goal_index(), session_id=self.session_id, strict=self.strict, max_steps=self.max_steps,
             steps=self.steps, done=self.done, truncated=self.truncated, visited=list(self.visited), page=nav.page,
@@ -266,23 +279,23 @@ class ShopSession:
             product = self.shop.products[s.asin or ""]
             self.breakdown = score_purchase(product, self.goal, self.shop.prices[product.asin], self._nav.options,
                                             self.shop.nouns)
-        self.state = self._render(Feedback(code=s.feedback_code, message=s.feedback_message))
+        self.page = self._render(Feedback(code=s.feedback_code, message=s.feedback_message))
 
     # ---- rendering ------------------------------------------------------------------------------
     def _search(self, keywords: list[str]) -> list[str]:
         query = " ".join(keywords)
         if self._results_cache is None or self._results_cache[0] != query:
             asins = self.shop.search_engine.search(query, SEARCH_RETURN_N)
-            self._results_cache = (query, [a for a in asins if a in self.shop.products])
+            self._results_cache = (query, list(filter(self.shop.products.__contains__, asins)))  # `in`, looped in C
         return self._results_cache[1]
 
-    def _render(self, feedback: Feedback) -> PageState:
+    def _render(self, feedback: Feedback) -> SimPage:
         nav, sid, base, shop = self._nav, self.session_id, self.base_url, self.shop
         common: Common = {"site": "simsite", "instruction": self.goal.instruction_text, "feedback": feedback}
         if nav.page == "index":
             return pages.index_page(base, sid, common)
         keywords, page = nav.keywords or [], nav.page_num or 1
-        cache, products, strict, show_attrs = shop_parts(shop), shop.products, self.strict, shop.show_attrs
+        cache, products, strict, show_attrs = self._parts, shop.products, self.strict, shop.show_attrs
         if nav.page == "search_results":
             asins = self._search(keywords)
             window = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]

@@ -1,11 +1,13 @@
-"""The PageStates of a session's pages, built without re-validating what the shop already trusts.
+"""A session's pages (:class:`SimPage`), their PageStates built without re-validating what the shop trusts.
 
-:class:`~shopsim.simsite.session.ShopSession` calls these every step. Their inputs were validated
-once (the catalog when it loaded, the goal, the session's own URL parts and feedback), so each model
+:class:`~shopsim.simsite.session.ShopSession` calls these every step. Each gives the clickables at
+once and the PageState and simple text only when asked (:mod:`shopsim.simsite.sim_page`). Their inputs
+were validated once (the catalog, the goal, the session's own URL parts and feedback), so each model
 is built with :func:`shopsim.page.trusted`: exactly the PageState that validating the same fields
 gives (``tests/simsite/test_trusted_pages.py`` checks that over real episodes), at a fraction of
-the cost. Product parts that no session changes come from :mod:`shopsim.simsite.page_cache`;
-everything mutable a page holds is a fresh list or dict, so pages never alias the shop or each other.
+the cost. Product parts that no session changes come from :mod:`shopsim.simsite.page_cache`, and so
+do the texts a card or an item page spells from its product alone; everything mutable a page holds
+is a fresh list or dict, so pages never alias the shop or each other.
 """
 
 from __future__ import annotations
@@ -14,8 +16,21 @@ from typing import Literal, TypedDict
 
 from shopsim import routes
 from shopsim.page import Clickable, Feedback, PageState, ProductView, Purchase, ResultCard, SubPage, trusted
+from shopsim.render import (
+    SEP,
+    card_segments,
+    done_segments,
+    format_price,
+    instruction_segments,
+    item_head,
+    product_segments,
+    results_head,
+    search_segments,
+    simple_text,
+)
 from shopsim.simsite.page_cache import ProductParts
 from shopsim.simsite.reward import RewardBreakdown
+from shopsim.simsite.sim_page import SimPage
 
 __all__ = ["Common", "done_page", "index_page", "item_page", "results_page", "sub_page"]
 
@@ -33,10 +48,15 @@ class Common(TypedDict):
     feedback: Feedback
 
 
-def index_page(base: str, sid: str, common: Common) -> PageState:
+
+def index_page(base: str, sid: str, common: Common) -> SimPage:
     """The search page."""
-    return trusted(PageState, page_type="search", url=routes.index_url(base, sid), has_search_bar=True,
-                   clickables=[SEARCH], **common)
+    def build() -> PageState:
+        return trusted(PageState, page_type="search", url=routes.index_url(base, sid), has_search_bar=True,
+                       clickables=[SEARCH], **common)
+
+    return SimPage("search", common["instruction"], common["feedback"], [SEARCH], build,
+                   lambda: simple_text(search_segments(common["instruction"])), has_search_bar=True)
 
 
 def _nav_button(kind: Literal["prev", "next"], url: str) -> Clickable:
@@ -45,8 +65,22 @@ def _nav_button(kind: Literal["prev", "next"], url: str) -> Clickable:
     return trusted(Clickable, arg="next >", text="Next >", kind="next", selector="[data-action='next']", url=url)
 
 
+def _joined(*texts: str) -> str:
+    """Simple texts of consecutive parts of one page, as the page's whole simple text (see :func:`simple_text`)."""
+    return SEP.join(filter(None, texts))
+
+
+def _card_text(parts: ProductParts) -> str:
+    text = parts.texts.get("card")
+    if text is None:
+        p = parts.product
+        segments = card_segments(p.asin, p.title, p.price_text or format_price(parts.price), False)
+        text = parts.texts["card"] = simple_text(segments)
+    return text
+
+
 def results_page(base: str, sid: str, keywords: list[str], page: int, asins: list[str], shown: list[ProductParts],
-                 visited: list[str], common: Common) -> PageState:
+                 visited: list[str], common: Common) -> SimPage:
     """A results page: ``shown`` are the products of page ``page`` of the ranking ``asins``."""
     clicks = [BACK]
     at, after = routes.results_url_parts(base, sid, keywords)
@@ -56,18 +90,26 @@ def results_page(base: str, sid: str, keywords: list[str], page: int, asins: lis
     next_url = f"{at}{page + 1}{after}"
     clicks.append(_nav_button("next", next_url))
     head, tail = routes.item_url_parts(base, sid, keywords, page, {})
-    cards = []
+    seen = list(visited)
     for parts in shown:
         p = parts.product
-        link = head + p.asin + tail
-        cards.append(trusted(ResultCard, id=p.asin, title=p.title, price=parts.price, price_text=p.price_text, url=link))
-        clicks.append(trusted(Clickable, arg=parts.link_arg, text=p.asin, kind="product", url=link,
-                              selector=parts.link_selector, clicked=p.asin in visited))
-    return trusted(
-        PageState, page_type="results", url=f"{at}{page}{after}", query=" ".join(keywords),
-        keywords=list(keywords), page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
-        prev_page_url=prev_url, clickables=clicks, visited_ids=list(visited), **common,
-    )
+        clicks.append(trusted(Clickable, arg=parts.link_arg, text=p.asin, kind="product", url=head + p.asin + tail,
+                              selector=parts.link_selector, clicked=p.asin in seen))
+
+    def build() -> PageState:
+        cards = [trusted(ResultCard, id=parts.product.asin, title=parts.product.title, price=parts.price,
+                         price_text=parts.product.price_text, url=head + parts.product.asin + tail) for parts in shown]
+        return trusted(
+            PageState, page_type="results", url=f"{at}{page}{after}", query=" ".join(keywords),
+            keywords=list(keywords), page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
+            prev_page_url=prev_url, clickables=list(clicks), visited_ids=list(seen), **common,
+        )
+
+    def text() -> str:
+        top = simple_text([*instruction_segments(common["instruction"]), *results_head(page, len(asins), clicks)])
+        return _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
+
+    return SimPage("results", common["instruction"], common["feedback"], clicks, build, text)
 
 
 def _view(parts: ProductParts, options: dict[str, str], show_attrs: bool) -> ProductView:
@@ -79,31 +121,58 @@ def _view(parts: ProductParts, options: dict[str, str], show_attrs: bool) -> Pro
     )
 
 
+def _body_text(parts: ProductParts, show_attrs: bool) -> str:
+    """An item page's simple text after its navigation buttons: the same for every session and choice."""
+    text = parts.texts.get("item")
+    if text is None:
+        segments = product_segments(_view(parts, {}, show_attrs), list(parts.clickables))
+        text = parts.texts["item"] = simple_text(segments)
+    return text
+
+
 def item_page(base: str, sid: str, keywords: list[str], page: int, parts: ProductParts, options: dict[str, str],
-              show_attrs: bool, common: Common) -> PageState:
+              show_attrs: bool, common: Common) -> SimPage:
     """An item page with ``options`` chosen."""
     url = routes.item_url(base, sid, parts.product.asin, keywords, page, options)
-    return trusted(
-        PageState, page_type="item", url=url, query=" ".join(keywords), keywords=list(keywords), page_num=page,
-        product=_view(parts, options, show_attrs), clickables=[BACK, PREV, *parts.item_clickables(url)], **common,
-    )
+    clicks = [BACK, PREV, *parts.item_clickables(url)]
+
+    def build() -> PageState:
+        return trusted(
+            PageState, page_type="item", url=url, query=" ".join(keywords), keywords=list(keywords), page_num=page,
+            product=_view(parts, options, show_attrs), clickables=list(clicks), **common,
+        )
+
+    def text() -> str:
+        return _joined(simple_text(item_head(common["instruction"])), _body_text(parts, show_attrs))
+
+    return SimPage("item", common["instruction"], common["feedback"], clicks, build, text,
+                   product_id=parts.product.asin, options=parts.product.options)
 
 
 def sub_page(base: str, sid: str, keywords: list[str], page: int, parts: ProductParts, options: dict[str, str],
-             name: SubPage | None, show_attrs: bool, common: Common) -> PageState:
+             name: SubPage | None, show_attrs: bool, common: Common) -> SimPage:
     """An item's Description / Features / Reviews / Attributes page."""
     url = routes.sub_page_url(base, sid, parts.product.asin, keywords, page, name or "", options)
-    return trusted(
-        PageState, page_type="item_detail", url=url, query=" ".join(keywords), keywords=list(keywords),
-        page_num=page, product=_view(parts, options, show_attrs), sub_page=name, clickables=[BACK, PREV], **common,
-    )
+
+    def build() -> PageState:
+        return trusted(
+            PageState, page_type="item_detail", url=url, query=" ".join(keywords), keywords=list(keywords),
+            page_num=page, product=_view(parts, options, show_attrs), sub_page=name, clickables=[BACK, PREV], **common,
+        )
+
+    return SimPage("item_detail", common["instruction"], common["feedback"], [BACK, PREV], build,
+                   product_id=parts.product.asin, options=parts.product.options)
 
 
 def done_page(base: str, sid: str, keywords: list[str], asin: str, options: dict[str, str], price: float,
-              breakdown: RewardBreakdown, common: Common) -> PageState:
+              breakdown: RewardBreakdown, common: Common) -> SimPage:
     """The page after a purchase: what was bought and its reward (scored once, by the caller)."""
-    return trusted(
-        PageState, page_type="done", url=routes.done_url(base, sid, asin, options), query=" ".join(keywords),
-        keywords=list(keywords), purchase=trusted(Purchase, id=asin, options=dict(options), price=price),
-        reward=breakdown.reward, reward_info=breakdown.model_dump(), **common,
-    )
+    def build() -> PageState:
+        return trusted(
+            PageState, page_type="done", url=routes.done_url(base, sid, asin, options), query=" ".join(keywords),
+            keywords=list(keywords), purchase=trusted(Purchase, id=asin, options=dict(options), price=price),
+            reward=breakdown.reward, reward_info=breakdown.model_dump(), **common,
+        )
+
+    return SimPage("done", common["instruction"], common["feedback"], [], build,
+                   lambda: simple_text(done_segments(asin, options, breakdown.reward)))

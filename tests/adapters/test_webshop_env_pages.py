@@ -8,11 +8,13 @@ import random
 
 import pytest
 
-from shopsim.adapters.webshop_env import WebAgentTextEnv, WebShopClickable, _element
+from shopsim.adapters.webshop_elements import _KNOWN_PAGES, _KNOWN_PRODUCTS, WebShopClickable, element
+from shopsim.adapters.webshop_env import WebAgentTextEnv
 from shopsim.page import PageState
 from shopsim.render import render_rich, render_simple
 from shopsim.simsite.html import render_html
 from shopsim.simsite.shop import Shop, ShopConfig
+from shopsim.simsite.sim_page import SimPage
 from tests.conftest import SMALL
 
 
@@ -35,7 +37,7 @@ def _check_page(env: WebAgentTextEnv) -> None:
     elements = env.text_to_clickable
     assert elements is not None and first["clickables"] == [c.arg for c in state.clickables]
     for c in state.clickables:
-        _same_element(elements[c.arg], _element(c, state))
+        _same_element(elements[c.arg], element(c, SimPage.of(state)))
     elements.clear()  # the caller's dict: the next call hands out a full one again
     second = env.get_available_actions()
     assert second == first and env.text_to_clickable is not elements and list(env.text_to_clickable) == first["clickables"]
@@ -85,6 +87,26 @@ def test_option_elements_follow_the_page_options(shop: Shop) -> None:
     assert state.product is not None
     reordered = {axis: values[::-1] for axis, values in state.product.options.items()}
     other = state.model_copy(update={"product": state.product.model_copy(update={"options": reordered})})
-    for c, (arg, got) in zip(other.clickables, env._known.elements(other).items(), strict=True):
+    for c, (arg, got) in zip(other.clickables, env._known.elements(SimPage.of(other)).items(), strict=True):
         assert arg == c.arg
-        _same_element(got, _element(c, other))
+        _same_element(got, element(c, SimPage.of(other)))
+
+
+def test_remembered_elements_stay_bounded(shop: Shop) -> None:
+    """An env keeps item-page elements of at most _KNOWN_PRODUCTS products and _KNOWN_PAGES pages each,
+    and a remembered page's elements still equal fresh ones."""
+    env = WebAgentTextEnv(observation_mode="text", server=shop)
+    session = env._session
+    assert session is not None
+    many = next(p for p in shop.product_list if sum(len(v) for v in p.options.values()) >= 4)
+    values = [(axis, v) for axis, vs in many.options.items() for v in vs]
+    for i in range(3 * _KNOWN_PAGES):  # more option choices of one product than it keeps pages for
+        axis, value = values[i % len(values)]
+        session.show("item_page", keywords=["x"], page_num=1 + i, asin=many.asin, options={axis: value})
+        _check_page(env)
+        assert all(len(p.pages) <= _KNOWN_PAGES for p in env._known._products.values())
+    for product in shop.product_list[: _KNOWN_PRODUCTS + 20]:
+        session.show("item_page", keywords=["x"], page_num=1, asin=product.asin, options={})
+        env.get_available_actions()
+    assert len(env._known._products) <= _KNOWN_PRODUCTS
+    _check_page(env)
