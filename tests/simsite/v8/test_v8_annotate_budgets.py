@@ -188,3 +188,14 @@ def test_rate_gate_one_cooldown_per_wave_then_half_rate():
     gate.rate_limited(started=67.0, retry_after=10)  # a new wave: Retry-After, and half the rate
     assert gate.waves == 2 and gate.interval == 2.0
     assert gate.wait_turn() == pytest.approx(77.0) and gate.wait_turn() == pytest.approx(79.0)
+
+
+@pytest.mark.parametrize("flag, value", [("--timeout-s", "-1"), ("--timeout-s", "0"), ("--backoff-s", "-5"),
+                                         ("--cooldown-s", "-1"), ("--cooldown-s", "nan"),
+                                         ("--rate-limit-retries", "-2")])
+def test_negative_waits_and_timeouts_are_one_line_before_anything_is_sent(fake, work, capsys, flag, value):
+    code = main(["data", "annotate-budgets", "--archive", str(work / "products.json"), "--base-url", fake.url,
+                 "--model", "m", "--out", str(work / "clean"), "--run", flag, value])
+    assert code == 2 and fake.requests == []
+    err = capsys.readouterr().err
+    assert flag in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
