@@ -224,3 +224,17 @@ def test_multi_turn_eval_records_the_dialogue_and_the_asking_split(tmp_path, sho
     assert replies and all(replies)
     report = (out / "report.html").read_text(encoding="utf-8")
     assert "Asking the shopper" in report and "with asking" in report
+
+
+def test_the_guard_masks_the_asin_and_title_whatever_their_case_and_spacing(shop):
+    """An LLM shopper that copies the target in another case or spacing gives it away all the same."""
+    from shopsim.simsite.v8.shopper import guard_answer, private_goal
+
+    task = shop.task_by_id(EN_TASK)
+    goal, title = private_goal(task), shop.product(task.asin).title
+    words = title.split()
+    variants = [task.asin.lower(), task.asin.upper(), title.upper(), "  ".join(words), "\n".join(words)]
+    for said in variants:
+        answer = guard_answer(f"Buy {said} now.", goal, title)
+        assert answer == "Buy (not saying) now.", (said, answer)
+    assert guard_answer("For Capacity Option, I'd like Daypack.", goal, title) == "For Capacity Option, I'd like Daypack."
