@@ -108,6 +108,7 @@ class V8Session:
             raise SessionError(f"the episode has ended ({self.termination}); start a new session")
         if reason not in RUNTIME_TERMINATIONS:
             raise SessionError(f"cannot terminate for {reason!r}: use generation_length or action_limit")
+        self.reply = None  # the runtime's ending answers no question: the last ask's reply is not repeated
         self._end(reason, zero_detail())
         self.state = self._render(self.state.action_feedback, self.state.feedback_message)
         return V8Step(self.state, 0.0, True, reason, self.detail, "ok")

@@ -238,3 +238,14 @@ def test_the_guard_masks_the_asin_and_title_whatever_their_case_and_spacing(shop
         answer = guard_answer(f"Buy {said} now.", goal, title)
         assert answer == "Buy (not saying) now.", (said, answer)
     assert guard_answer("For Capacity Option, I'd like Daypack.", goal, title) == "For Capacity Option, I'd like Daypack."
+
+
+def test_a_runtime_ending_after_an_ask_does_not_repeat_the_shoppers_answer(shop):
+    from shopsim.simsite.v8.session import V8Session
+
+    session = V8Session(shop, shop.task_by_id(EN_TASK), interaction_mode="multi_turn")
+    assert session.step("ask[What is your budget?]").reply == "My budget is at most 65 dollars."
+    ended = session.terminate("action_limit")
+    assert ended.done and session.reply is None and ended.reply is None
+    assert not session.observation().startswith("The shopper answered")
+    assert len(session.dialogue) == 1  # the dialogue keeps it
