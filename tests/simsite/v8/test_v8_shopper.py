@@ -249,3 +249,41 @@ def test_a_runtime_ending_after_an_ask_does_not_repeat_the_shoppers_answer(shop)
     assert ended.done and session.reply is None and ended.reply is None
     assert not session.observation().startswith("The shopper answered")
     assert len(session.dialogue) == 1  # the dialogue keeps it
+
+
+def test_a_slow_llm_shopper_does_not_stall_the_service_and_restores_keep_it(shop):
+    """An ask waits on the shopper's model in a worker thread: other requests are served meanwhile,
+    and a session restored from a snapshot still asks the service's shopper, not the rule-based one.
+    """
+    import threading
+
+    from shopsim.simsite.v8.llm_shopper import llm_shopper_factory
+    from shopsim.simsite.v8.service import create_v8_app
+
+    fake, gate = FakeLLM(), threading.Event()
+    fake.default = lambda body: (gate.wait(20), {"role": "assistant", "content": "Daypack, please."})[1]
+    app = create_v8_app(shop, slots=2, shopper=llm_shopper_factory(fake.url, "fake-model", timeout=30))
+    try:
+        with ServerThread(app) as srv, httpx.Client(base_url=srv.base_url, timeout=30) as c:
+            lease = c.post("/api/sessions", json={"task_id": EN_TASK, "interaction_mode": "multi_turn"}).json()["lease_id"]
+            answers: list[dict] = []
+            asking = threading.Thread(target=lambda: answers.append(
+                c.post(f"/api/sessions/{lease}/step", json={"action": "ask[Which capacity option?]"}).json()))
+            asking.start()
+            for _ in range(2000):  # until the shopper's model has the question
+                if fake.requests:
+                    break
+                threading.Event().wait(0.01)
+            assert fake.requests, "the ask never reached the shopper's model"
+            health = httpx.get(f"{srv.base_url}/api/health", timeout=10)  # served while the ask waits
+            assert health.status_code == 200 and asking.is_alive()
+            gate.set()
+            asking.join(30)
+            assert answers[0]["shopper_reply"] == "Daypack, please." and answers[0]["actions_used"] == 1
+            token = c.post(f"/api/sessions/{lease}/snapshot").json()["snapshot"]
+            assert c.post(f"/api/sessions/{lease}/restore", json={"snapshot": token}).status_code == 200
+            again = c.post(f"/api/sessions/{lease}/step", json={"action": "ask[Which capacity option?]"}).json()
+            assert again["shopper_reply"] == "Daypack, please." and len(fake.requests) == 2
+    finally:
+        gate.set()
+        fake.close()
