@@ -199,3 +199,13 @@ def test_negative_waits_and_timeouts_are_one_line_before_anything_is_sent(fake, 
     assert code == 2 and fake.requests == []
     err = capsys.readouterr().err
     assert flag in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_answer_missing_a_field_but_carrying_another_is_rejected_not_a_crash(fake, work, capsys):
+    """``{"task_id", "kind", "amount", "note"}`` lacks evidence: rejected like any incomplete answer."""
+    script = {**GOOD, (2205, "simple"): [{"kind": "upper_bound", "amount": 100, "note": "50到100元"}]}
+    fake.default = Model(fake, script)
+    assert annotate(fake, work, "--run", "--workers", "2", "--retries", "0") == 2
+    err = capsys.readouterr().err
+    assert "failed 2205:instruction_simple: not an object with task_id, kind, amount, evidence" in err
+    assert "Traceback" not in err and "KeyError" not in err
