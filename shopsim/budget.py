@@ -128,10 +128,10 @@ def _value(m: re.Match[str], i: str = "") -> tuple[float, bool] | None:
     """The amount of one ``_AMOUNT`` match and whether it carries a multiplier; None if unreadable."""
     if m.group(f"ar{i}"):
         mult = (m.group(f"mult{i}") or "").lower()
-        value = float(m.group(f"ar{i}").replace(",", "")) * _MULT.get(mult, 1)
+        amount = float(m.group(f"ar{i}").replace(",", "")) * _MULT.get(mult, 1)
         if m.group(f"tail{i}"):  # 1万5: the digit counts in the next unit down (or the one it names)
-            value += int(m.group(f"tail{i}")) * _MULT.get(m.group(f"tunit{i}") or "", _MULT[mult] // 10)
-        return value, bool(mult)
+            amount += int(m.group(f"tail{i}")) * _MULT.get(m.group(f"tunit{i}") or "", _MULT[mult] // 10)
+        return amount, bool(mult)
     value = chinese_number(m.group(f"cn{i}"))
     return (value, True) if value is not None else None
 
