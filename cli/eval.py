@@ -9,7 +9,7 @@ import sys
 from shopsim.agents.registry import AGENTS, make_agent
 from shopsim.agents.reports.cost import parse_prices
 from shopsim.agents.reports.summary_text import breakdown_lines, run_line, summary_rows
-from shopsim.cli.options import agent_options, load_shop, print_table, shop_args
+from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
 
 __all__ = ["register"]
@@ -23,6 +23,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from shopsim.simsite.profiles import get_profile
 
     profile = get_profile(args.profile)
+    max_steps = max_steps_for(args, profile)  # refuses a mode the profile lacks before anything loads
     if args.trace != "off" and args.adapter != "browser":
         raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (not {args.adapter})")
@@ -55,7 +56,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
         goals = shop.goal_indices(args.goals)
-    max_steps = args.max_steps or (40 if args.interaction_mode == "multi_turn" else profile.default_max_actions) or 15
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,

@@ -287,3 +287,16 @@ def test_a_slow_llm_shopper_does_not_stall_the_service_and_restores_keep_it(shop
     finally:
         gate.set()
         fake.close()
+
+
+def test_multi_turn_is_refused_on_a_profile_without_it(tmp_path, capsys):
+    """WebShop has no shopper: ``--interaction-mode multi_turn`` there is one line and exit 2, not a
+    single-turn run that quietly got 40 steps instead of 15."""
+    from shopsim.cli import main
+
+    for args in (["run", "--agent", "random", "--goals", "1"],
+                 ["eval", "--agent", "random", "--goals", "1", "--out", str(tmp_path / "r")]):
+        assert main([*args, "--interaction-mode", "multi_turn"]) == 2, args
+        assert capsys.readouterr().err.strip() == ("shopsim: error: --interaction-mode multi_turn is a shopsim-v8 "
+                                                   "mode; profile webshop has single-turn episodes only")
+    assert not (tmp_path / "r").exists()
