@@ -39,6 +39,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         require_ray()
     options = agent_options(args.agent_option)
     if args.skills is not None:  # the assisted conditions' skill context: an option of the agent
+        if not args.skills.strip():  # as an option it would read as None: a skill-free run nobody asked for
+            raise ConfigError("--skills: give the path of a skill context file (text or markdown)")
         if "skills" in options:
             raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
         options["skills"] = args.skills
