@@ -247,3 +247,11 @@ def test_eval_over_http_plays_the_interaction_mode_asked_for(base: str, tmp_path
     assert runs["http"] == runs["inprocess"]
     asked = [r for r in runs["http"] if r.get("dialogue")]
     assert asked and all(any(a.startswith("ask[") for a in r["actions"]) for r in asked)
+
+
+@pytest.mark.parametrize("bad", [{"max_backoff_s": -1.0}, {"backoff_s": float("nan")}, {"keepalive_s": float("nan")},
+                                 {"retries": -1}])
+def test_client_refuses_waits_no_sleep_can_take(bad: dict[str, float]) -> None:
+    """A negative or NaN wait would surface later as a ValueError from time.sleep mid-rollout."""
+    with pytest.raises(ConfigError, match="must be >= 0"):
+        V8Client("http://127.0.0.1:9", **bad)  # type: ignore[arg-type]
