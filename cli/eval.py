@@ -37,13 +37,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from shopsim.agents.evaluation.ray_executor import require_ray
 
         require_ray()
-    options = agent_options(args.agent_option)
-    if args.skills is not None:  # the assisted conditions' skill context: an option of the agent
-        if not args.skills.strip():  # as an option it would read as None: a skill-free run nobody asked for
-            raise ConfigError("--skills: give the path of a skill context file (text or markdown)")
-        if "skills" in options:
-            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
-        options["skills"] = args.skills
+    options = _agent_options(args)
     make_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
         from shopsim.agents.transfer.replay_goals import ReplayGoals
@@ -96,6 +90,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"playwright traces ({t['mode']}): {t['kept']} in {args.out}/{t['folder']}/"
               + (f"; open one with: playwright show-trace {args.out}/{t['example']}" if t.get("example") else ""))
     return 0
+
+
+def _agent_options(args: argparse.Namespace) -> dict[str, str]:
+    """``--agent-option`` pairs, with ``--skills`` (the assisted conditions' skill context) as one of them."""
+    options = agent_options(args.agent_option)
+    if args.skills is not None:
+        if not args.skills.strip():  # as an option it would read as None: a skill-free run nobody asked for
+            raise ConfigError("--skills: give the path of a skill context file (text or markdown)")
+        if "skills" in options:
+            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
+        options["skills"] = args.skills
+    return options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
