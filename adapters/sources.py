@@ -96,7 +96,7 @@ def inprocess_episode_source(shop: Shop, *, strict: bool = False, max_steps: int
 
 
 def http_episode_source(base_url: str, *, strict: bool = False, max_steps: int | None = None,
-                        task_mode: str | None = None) -> HttpSource:
+                        task_mode: str | None = None, interaction_mode: str = "single_turn") -> HttpSource:
     """The ``webshop`` profile's ``http_source``: its JSON API's sessions (the episode loop counts steps)."""
     return HttpSource(base_url, strict=strict, max_steps=None)
 

@@ -57,8 +57,9 @@ class V8Client:
     def __init__(self, base_url: str, *, timeout: float = 60.0, retries: int = 8, backoff_s: float = 0.1,
                  max_backoff_s: float = 5.0, keepalive_s: float | None = None, jitter_seed: int = 0,
                  client: httpx.Client | None = None):
-        if retries < 0 or backoff_s < 0 or (keepalive_s is not None and keepalive_s <= 0):
-            raise ConfigError("retries and backoff_s must be >= 0 and keepalive_s positive")
+        if not (retries >= 0 and backoff_s >= 0 and max_backoff_s >= 0) or (keepalive_s is not None
+                                                                          and not keepalive_s > 0):
+            raise ConfigError("retries, backoff_s and max_backoff_s must be >= 0 and keepalive_s positive")
         self.http = client or httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout)
         self._own_http = client is None
         self.retries, self.backoff_s, self.max_backoff_s = retries, backoff_s, max_backoff_s

@@ -111,6 +111,6 @@ class V8HttpSource(SourceBase):
 
 
 def v8_http_episode_source(base_url: str, *, strict: bool = False, max_steps: int | None = None,
-                           task_mode: str | None = None) -> V8HttpSource:
+                           task_mode: str | None = None, interaction_mode: str = "single_turn") -> V8HttpSource:
     """The ``shopsim-v8`` profile's ``http_source``: sessions of a served v8 shop (the service counts actions)."""
-    return V8HttpSource(base_url, max_actions=max_steps, task_mode=task_mode)
+    return V8HttpSource(base_url, max_actions=max_steps, task_mode=task_mode, interaction_mode=interaction_mode)

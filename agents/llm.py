@@ -390,5 +390,7 @@ def _raise_for_status(url: str, status: int, text: str, retry_after: str | None)
             after = float(retry_after) if retry_after is not None else None
         except ValueError:
             after = None
+        if after is not None and not 0 <= after < float("inf"):  # -5, nan, inf: time.sleep refuses them
+            after = None
         raise _Transient(f"LLM server {url} answered HTTP {status}", after)
     raise SourceError(f"LLM server {url} answered HTTP {status}: {text[:300]}")

@@ -290,7 +290,11 @@ def main() -> None:
         rows["search_eval"] = rows["search_eval"].model_dump(exclude={"gold_ranks"})
         print(json.dumps(rows))
         return
-    print(f"shopsim-v8: {rows['products']} products, {rows['tasks']} tasks, load {load_s:.2f} s, "
+    print_rows(rows)
+
+def print_rows(rows: dict[str, Any]) -> None:
+    """The full run's table (``main`` gathers it)."""
+    print(f"shopsim-v8: {rows['products']} products, {rows['tasks']} tasks, load {rows['load_s']:.2f} s, "
           f"title terms primed in {rows['prime_s']:.2f} s")
     print(f"  {'measure':<44} {'result':>18}  target")
     for name in ("random", "heuristic"):

@@ -39,6 +39,10 @@ def _check(args: argparse.Namespace) -> None:
         raise ConfigError(f"--max-requests {args.max_requests}: must be >= 1")
     if args.retries < 0 or args.eval_products < 0:
         raise ConfigError("--retries and --eval-products must be >= 0")
+    for flag, seconds in (("--timeout-s", args.timeout_s), ("--backoff-s", args.backoff_s),
+                          ("--cooldown-s", args.cooldown_s), ("--rate-limit-retries", args.rate_limit_retries)):
+        if not seconds >= 0 or (flag == "--timeout-s" and seconds == 0):  # NaN too: a sleep or socket refuses it
+            raise ConfigError(f"{flag} {seconds:g}: must be {'> 0' if flag == '--timeout-s' else '>= 0'}")
     if not re.match(r"^https?://", args.base_url):
         raise ConfigError(f"--base-url {args.base_url!r}: expected http(s)://HOST[:PORT]/v1")
 

@@ -9,7 +9,7 @@ import sys
 from shopsim.agents.registry import AGENTS, make_agent
 from shopsim.agents.reports.cost import parse_prices
 from shopsim.agents.reports.summary_text import breakdown_lines, run_line, summary_rows
-from shopsim.cli.options import agent_options, load_shop, print_table, shop_args
+from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
 
 __all__ = ["register"]
@@ -23,6 +23,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from shopsim.simsite.profiles import get_profile
 
     profile = get_profile(args.profile)
+    max_steps = max_steps_for(args, profile)  # refuses a mode the profile lacks before anything loads
     if args.trace != "off" and args.adapter != "browser":
         raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (not {args.adapter})")
@@ -36,11 +37,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from shopsim.agents.evaluation.ray_executor import require_ray
 
         require_ray()
-    options = agent_options(args.agent_option)
-    if args.skills is not None:  # the assisted conditions' skill context: an option of the agent
-        if "skills" in options:
-            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
-        options["skills"] = args.skills
+    options = _agent_options(args)
     make_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
         from shopsim.agents.transfer.replay_goals import ReplayGoals
@@ -55,7 +52,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
         goals = shop.goal_indices(args.goals)
-    max_steps = args.max_steps or (40 if args.interaction_mode == "multi_turn" else profile.default_max_actions) or 15
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,
@@ -94,6 +90,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print(f"playwright traces ({t['mode']}): {t['kept']} in {args.out}/{t['folder']}/"
               + (f"; open one with: playwright show-trace {args.out}/{t['example']}" if t.get("example") else ""))
     return 0
+
+
+def _agent_options(args: argparse.Namespace) -> dict[str, str]:
+    """``--agent-option`` pairs, with ``--skills`` (the assisted conditions' skill context) as one of them."""
+    options = agent_options(args.agent_option)
+    if args.skills is not None:
+        if not args.skills.strip():  # as an option it would read as None: a skill-free run nobody asked for
+            raise ConfigError("--skills: give the path of a skill context file (text or markdown)")
+        if "skills" in options:
+            raise ConfigError("give the skill context once: --skills FILE or --agent-option skills=FILE")
+        options["skills"] = args.skills
+    return options
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -6,10 +6,11 @@ import argparse
 
 from shopsim.errors import ConfigError
 from shopsim.simsite.datafiles import env_data_dir
-from shopsim.simsite.profiles import ShopLike
+from shopsim.simsite.profiles import Profile, ShopLike
 from shopsim.simsite.shop import ShopConfig
+from shopsim.v8.runtime import MAX_ACTIONS
 
-__all__ = ["agent_options", "engine_extra", "load_shop", "print_table", "shop_args"]
+__all__ = ["agent_options", "engine_extra", "load_shop", "max_steps_for", "print_table", "shop_args"]
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
@@ -44,6 +45,19 @@ def agent_options(pairs: list[str] | None) -> dict[str, str]:
             raise ConfigError(f"--agent-option {pair!r}: expected KEY=VALUE")
         out[key.strip()] = value
     return out
+
+
+def max_steps_for(args: argparse.Namespace, profile: Profile) -> int:
+    """Actions per episode: ``--max-steps``, else the profile's limit for the interaction mode (WebShop 15).
+
+    ``--interaction-mode multi_turn`` is a shopsim-v8 mode: elsewhere it is refused, not ignored (it
+    used to leave WebShop single-turn but give it 40 steps instead of 15).
+    """
+    if args.interaction_mode != "single_turn" and not profile.episode_rules:
+        raise ConfigError(f"--interaction-mode {args.interaction_mode} is a shopsim-v8 mode; "
+                          f"profile {profile.name} has single-turn episodes only")
+    limit = MAX_ACTIONS[args.interaction_mode] if profile.episode_rules else profile.default_max_actions
+    return int(args.max_steps or limit or 15)
 
 
 def load_shop(args: argparse.Namespace) -> ShopLike:

@@ -8,7 +8,7 @@ import time
 from collections import Counter
 
 from shopsim.agents.registry import AGENTS, make_agent
-from shopsim.cli.options import agent_options, load_shop, print_table, shop_args
+from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 
 __all__ = ["register"]
 
@@ -21,9 +21,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from shopsim.simsite.profiles import get_profile
 
     t0 = time.perf_counter()
-    shop = load_shop(args)
     profile = get_profile(args.profile)
-    max_steps = args.max_steps or (40 if args.interaction_mode == "multi_turn" else profile.default_max_actions) or 15
+    max_steps = max_steps_for(args, profile)  # refuses a mode the profile lacks before anything loads
+    shop = load_shop(args)
     v8 = profile.episode_rules  # the env enforces the limit and task mode
     env = ShopEnv(shop, strict=args.strict, max_steps=max_steps if v8 else None,
                   task_mode=args.task_mode if v8 else None,

@@ -74,7 +74,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                          "or of any split file given with --split-file")
     se.add_argument("--split-file", default=None,
                     help="default: task_splits.cleaned.v2.json in the --data folder (or beside the --data file)")
-    se.add_argument("--workers", type=int, default=1, help="query threads; the report is identical for any N")
+    se.add_argument("--workers", type=int, default=1,
+                    help="query threads (the seed's flag); the report is identical for any N, but it is not faster: "
+                         "fts5 runs one query at a time on its connection and numpy holds the GIL")
     se.add_argument("--engine", default="default", choices=["default", "fts5", "numpy"])
     se.add_argument("--per-task", action="store_true", help="list (or, with --json, include) each task's gold ranks")
     se.add_argument("--json", action="store_true")

@@ -61,6 +61,8 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     from shopsim.agents.reports.viewer import viewer_routes
     if args.slots < 1 or args.max_sessions < 1 or args.session_ttl <= 0 or args.queue_timeout <= 0:
         raise ConfigError("--slots, --max-sessions, --session-ttl and --queue-timeout must be positive")
+    if Path(args.runs).exists() and not Path(args.runs).is_dir():  # a missing folder is fine: it lists no runs
+        raise ConfigError(f"--runs {args.runs}: not a folder (give the folder shopsim eval --out writes runs under)")
     profile = get_profile(args.profile)
     if args.log_dir is not None and profile.lease_policy == "queue":
         raise ConfigError("--log-dir records WebShop's HTML sessions; the shopsim-v8 profile has none")

@@ -88,6 +88,8 @@ _UNIT = r"(?:元钱|元|块钱|块|rmb|yuan|dollars?|usd|bucks|美元|美金|人
 # 千/k/w as multipliers, never the first letter of a unit (千克, kg, kW, 2W is watts when no money cue)
 _AMOUNT = (
     r"(?P<cur{i}>" + _CUR + r")?\s*(?:(?P<ar{i}>" + _ARABIC + r")\s*(?P<mult{i}>[kKwW千万百](?![a-zA-Z克米瓦卡吨斤])|)"
+    # the spoken abbreviation after a multiplier: 1万5 = 15000, 2千5 = 2500, 1万2千 = 12000
+    r"(?:(?<=[kKwW千万])(?P<tail{i}>\d)(?P<tunit{i}>[千百]?)(?![\d.%]|\s*[个件人只双套位岁天年月号码寸斤克米]))?"
     r"|(?P<cn{i}>" + _CN_NUM + r"))\s*(?P<unit{i}>" + _UNIT + r")?"
 )
 _SINGLE = re.compile(_AMOUNT.replace("{i}", ""), re.IGNORECASE)
@@ -126,7 +128,10 @@ def _value(m: re.Match[str], i: str = "") -> tuple[float, bool] | None:
     """The amount of one ``_AMOUNT`` match and whether it carries a multiplier; None if unreadable."""
     if m.group(f"ar{i}"):
         mult = (m.group(f"mult{i}") or "").lower()
-        return float(m.group(f"ar{i}").replace(",", "")) * _MULT.get(mult, 1), bool(mult)
+        amount = float(m.group(f"ar{i}").replace(",", "")) * _MULT.get(mult, 1)
+        if m.group(f"tail{i}"):  # 1万5: the digit counts in the next unit down (or the one it names)
+            amount += int(m.group(f"tail{i}")) * _MULT.get(m.group(f"tunit{i}") or "", _MULT[mult] // 10)
+        return amount, bool(mult)
     value = chinese_number(m.group(f"cn{i}"))
     return (value, True) if value is not None else None
 

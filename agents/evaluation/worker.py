@@ -60,7 +60,7 @@ def _source(cfg: EvalConfig, stack: ExitStack, part: int) -> Any:
     if cfg.adapter == "http":  # the profile's own: v8 sessions count actions and end episodes on the server
         make = get_profile(cfg.profile).part("http_source")
         return stack.enter_context(make(cfg.base_url, strict=cfg.strict, max_steps=cfg.max_steps,
-                                        task_mode=cfg.task_mode))
+                                        task_mode=cfg.task_mode, interaction_mode=cfg.interaction_mode))
     trace: Any = Path(cfg.out) / TRACE_DIR / f".part{part}" if cfg.trace != "off" else False
     # The agent reads text: images and stylesheets only matter to a person looking at screenshots or traces.
     return stack.enter_context(BrowserSource(cfg.base_url, mode=cfg.browser_mode, executable_path=cfg.browser_path,

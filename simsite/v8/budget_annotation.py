@@ -104,7 +104,7 @@ def check_answer(item: Item, content: str | None) -> tuple[dict[str, Any] | None
         answer = json.loads(_FENCE.sub("", (content or "").strip()))
     except ValueError:
         return None, "malformed JSON"
-    if not isinstance(answer, dict) or set(answer) < {"task_id", "kind", "amount", "evidence"}:
+    if not isinstance(answer, dict) or not {"task_id", "kind", "amount", "evidence"} <= set(answer):
         return None, "not an object with task_id, kind, amount, evidence"
     kind, amount, evidence = answer["kind"], answer["amount"], answer["evidence"]
     if answer["task_id"] != item.task_id:

@@ -71,7 +71,8 @@ def evaluate_search(catalog: V8Catalog, engine: V8SearchEngine, task_ids: Sequen
     """Rank of each task's own product for its simple and its full instruction (all tasks by default).
 
     ``workers`` threads run the queries; each task's ranks depend only on the index and its own
-    text, and they are gathered in task order, so the report is identical for any ``workers``.
+    text, and they are gathered in task order, so the report is identical for any ``workers``. Threads
+    give no speed-up with today's engines (fts5 serialises on its connection, numpy holds the GIL).
     """
     if workers < 1:
         raise ConfigError(f"--workers {workers}: must be >= 1")

@@ -1,9 +1,8 @@
 """The v8 JSON API: ShopSimulator's reset / step / terminate / release over leased slots.
 
 Every error is a JSON body ``{"error": message, "code": code}``; client mistakes are 4xx, never a
-500 (bodies and errors come from :mod:`shopsim.simsite.json_api`, shared with the WebShop API). A
-full slot pool queues new sessions fairly (503 only after the wait limit). Each reset carries the
-frozen ``environment.json`` version.
+500 (:mod:`shopsim.simsite.json_api`, shared with the WebShop API). A full slot pool queues new
+sessions fairly (503 only after the wait limit). A lease plays one action at a time.
 
 Snapshots (:mod:`shopsim.simsite.snapshots`) let a trainer branch one state into many rollouts
 without replaying actions: ``POST /api/sessions/{lease}/snapshot`` answers an opaque token (task,
@@ -15,9 +14,10 @@ or from a shop with another catalog or task set is 400 ``invalid_snapshot``.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -113,9 +113,7 @@ class V8StepRequest(BaseModel):
 
 
 class V8Terminate(BaseModel):
-    """End the episode for a runtime reason: a model turn hit its token cap (``generation_length``), or the
-    runtime counted its turns to the limit (``action_limit``); the same reasons ``V8Session.terminate`` takes.
-    """
+    """End the episode for a runtime reason (``generation_length``, ``action_limit``), as ``V8Session.terminate``."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -128,6 +126,7 @@ class _Lease:
     slot: int
     task_mode: str
     last_used: float = field(default_factory=time.monotonic)
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)  # one action at a time (an ask runs in a thread)
 
 
 class V8State:
@@ -171,7 +170,7 @@ class V8State:
     def from_token(self, token: str) -> tuple[V8Session, TaskMode]:
         """A session in the token's state and its task mode; any refusal is 400 invalid_snapshot."""
         try:
-            session = V8Session.from_snapshot(self.shop, token, key=self.snapshot_key)
+            session = V8Session.from_snapshot(self.shop, token, key=self.snapshot_key, shopper=self.shopper)
         except SnapshotError as exc:
             raise ClientError(400, "invalid_snapshot", str(exc)) from None
         task = session.task
@@ -273,21 +272,24 @@ async def step(request: Request) -> Response:
         action = body.action if body.action is not None else canonical_action(body.tool, _arguments(body.arguments))
     except ActionError as exc:
         return json_error(422, "invalid_tool_call", str(exc))
-    try:
-        result = lease.session.step(action)
-    except SessionError as exc:
-        return json_error(409, "episode_over", str(exc))
-    return FastJSONResponse(_step_body(lease, result))
+    # an ask waits on the shopper, maybe a remote model: in a worker thread, never on the event loop
+    return await _play(lease, lease.session.step, action, threaded=action.startswith("ask["))
 
 
 async def terminate(request: Request) -> Response:
     lease = _state(request).lease_of(request)
     body: V8Terminate = await read_json_body(request, V8Terminate)
-    try:
-        result = lease.session.terminate(body.reason)
-    except SessionError as exc:
-        return json_error(409, "episode_over", str(exc))
-    return FastJSONResponse(_step_body(lease, result))
+    return await _play(lease, lease.session.terminate, body.reason)
+
+
+async def _play(lease: _Lease, act: Callable[[str], V8Step], arg: str, threaded: bool = False) -> Response:
+    """One step or ending, one at a time per lease; an ended episode is 409 episode_over."""
+    async with lease.busy:
+        try:
+            result = await run_in_threadpool(act, arg) if threaded else act(arg)
+        except SessionError as exc:
+            return json_error(409, "episode_over", str(exc))
+        return FastJSONResponse(_step_body(lease, result))
 
 
 async def snapshot(request: Request) -> Response:
@@ -306,7 +308,8 @@ async def restore(request: Request) -> Response:
     lease = st.lease_of(request)
     body: V8Restore = await read_json_body(request, V8Restore)
     await st.fingerprint()
-    lease.session, lease.task_mode = st.from_token(body.snapshot)  # the lease keeps its slot
+    async with lease.busy:
+        lease.session, lease.task_mode = st.from_token(body.snapshot)  # the lease keeps its slot
     return FastJSONResponse(_step_body(lease))
 
 

@@ -108,6 +108,7 @@ class V8Session:
             raise SessionError(f"the episode has ended ({self.termination}); start a new session")
         if reason not in RUNTIME_TERMINATIONS:
             raise SessionError(f"cannot terminate for {reason!r}: use generation_length or action_limit")
+        self.reply = None  # the runtime's ending answers no question: the last ask's reply is not repeated
         self._end(reason, zero_detail())
         self.state = self._render(self.state.action_feedback, self.state.feedback_message)
         return V8Step(self.state, 0.0, True, reason, self.detail, "ok")
@@ -187,8 +188,11 @@ class V8Session:
             message=self.state.feedback_message)
 
     @classmethod
-    def from_snapshot(cls, shop: V8Shop, token: str, *, key: str | bytes | None = None) -> V8Session:
-        """A new session in a token's state; ``restored_task_mode`` keeps the mode the token recorded."""
+    def from_snapshot(cls, shop: V8Shop, token: str, *, key: str | bytes | None = None,
+                      shopper: ShopperFactory | None = None) -> V8Session:
+        """A new session in a token's state; ``restored_task_mode`` keeps the mode the token recorded.
+        ``shopper`` answers its asks (a service's own shopper, not silently the rule-based one).
+        """
         state = decode(token, shop, key=key)
         assert isinstance(state, V8SessionState)
         try:
@@ -196,7 +200,8 @@ class V8Session:
         except ConfigError as exc:
             raise SnapshotError(f"snapshot's {exc}") from None
         _check_v8_state(shop, state)
-        session = cls(shop, task, max_actions=state.max_actions, interaction_mode=state.interaction_mode)
+        session = cls(shop, task, max_actions=state.max_actions, interaction_mode=state.interaction_mode,
+                      shopper=shopper)
         session.actions, session.done, session.termination = state.actions, state.done, state.termination
         session._page = _Page(state.page, state.query, state.page_num, state.asin, dict(state.selected))
         if state.page in ("results", "product") and state.query is not None:

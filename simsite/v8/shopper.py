@@ -94,11 +94,16 @@ ShopperFactory = Callable[[V8Task, str], Shopper]
 
 
 def guard_answer(answer: str, goal: PrivateGoal, title: str) -> str:
-    """The answer with the target ASIN and the target's full title removed (whatever produced it)."""
-    zh = bool(_CJK.search(goal.instruction))
+    """The answer with the target ASIN and the target's full title removed (whatever produced it).
+
+    Matched ignoring case and the spacing between words, since a model that copies the ASIN or
+    title rarely keeps their exact case and spaces (``b07xyz``, ``Foo  bar``), and either gives it away.
+    """
+    mask = "（不便透露）" if _CJK.search(goal.instruction) else "(not saying)"
     for secret in (goal.target_asin, title):
-        if secret and secret in answer:
-            answer = answer.replace(secret, "（不便透露）" if zh else "(not saying)")
+        words = secret.split()
+        if words:
+            answer = re.sub(r"\s*".join(map(re.escape, words)), mask, answer, flags=re.IGNORECASE)
     return answer
 
 

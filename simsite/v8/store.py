@@ -74,6 +74,27 @@ def _copy_source_splits(manifest: str | Path | None, dest: Path) -> None:
     (dest / SOURCE_SPLITS_FILE).write_bytes(raw)
 
 
+def _verified_records(src: Path, manifest: str | Path | None, verify: bool) -> tuple[Any, dict[str, str]]:
+    """The archive's records and its two checksums, checked against ``manifest`` (refused without one
+    unless ``verify`` is False: the seed never prepares an unverified archive silently).
+    """
+    if manifest is None and verify:
+        raise DataError(f"{src}: no checksum manifest given: pass --manifest FILE (archive_sha256 / json_sha256), "
+                        "or --no-verify to prepare an unverified archive")
+    if manifest is not None and not verify:
+        raise DataError("--manifest and --no-verify contradict each other: give one")
+    try:
+        raw_archive = src.read_bytes()
+    except OSError as exc:
+        raise DataError(f"{src}: cannot read: {exc.strerror or exc}") from exc
+    data, raw_json = read_v8_json(src)
+    sums = {"archive_sha256": _sha256(raw_archive), "json_sha256": _sha256(raw_json)}
+    for key, want in _expected_sums(manifest).items():
+        if sums[key] != want:
+            raise DataError(f"{src}: {key} is {sums[key]}, the manifest says {want}: the archive is not the one expected")
+    return data, sums
+
+
 class PrepareReport(dict):
     """Counts and checksums of one preparation (also written into the manifest)."""
 
@@ -89,20 +110,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     from shopsim.simsite.v8.search import make_engine, save_index
 
     src = Path(archive)
-    if manifest is None and verify:
-        raise DataError(f"{src}: no checksum manifest given: pass --manifest FILE (archive_sha256 / json_sha256), "
-                        "or --no-verify to prepare an unverified archive")
-    if manifest is not None and not verify:
-        raise DataError("--manifest and --no-verify contradict each other: give one")
-    try:
-        raw_archive = src.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{src}: cannot read: {exc.strerror or exc}") from exc
-    data, raw_json = read_v8_json(src)
-    sums = {"archive_sha256": _sha256(raw_archive), "json_sha256": _sha256(raw_json)}
-    for key, want in _expected_sums(manifest).items():
-        if sums[key] != want:
-            raise DataError(f"{src}: {key} is {sums[key]}, the manifest says {want}: the archive is not the one expected")
+    data, sums = _verified_records(src, manifest, verify)
     catalog = parse_v8_records(data, str(src))
     kept_records, exclusions = [], []
     for rec, product in zip(data, catalog.products, strict=True):

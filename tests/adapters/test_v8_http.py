@@ -231,3 +231,27 @@ def test_client_waits_out_503_no_free_slot_with_backoff(v8_shop: Any) -> None:
         release.join()
         http.close()
     assert 503 in statuses and statuses[-2:] == [201, 204]  # refused while held, then served and released
+
+
+def test_eval_over_http_plays_the_interaction_mode_asked_for(base: str, tmp_path: Path) -> None:
+    """``--interaction-mode multi_turn`` reaches the service's sessions (it ran them single-turn, silently)."""
+    from shopsim.cli import main
+
+    runs = {}
+    for adapter in ("inprocess", "http"):
+        out = tmp_path / adapter
+        args = ["eval", "--profile", "shopsim-v8", "--agent", "heuristic", "--goals", "hidden-options:3",
+                "--task-mode", "persona", "--interaction-mode", "multi_turn", "--out", str(out), "--adapter", adapter]
+        assert main(args + (["--url", base] if adapter == "http" else [])) == 0
+        runs[adapter] = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
+    assert runs["http"] == runs["inprocess"]
+    asked = [r for r in runs["http"] if r.get("dialogue")]
+    assert asked and all(any(a.startswith("ask[") for a in r["actions"]) for r in asked)
+
+
+@pytest.mark.parametrize("bad", [{"max_backoff_s": -1.0}, {"backoff_s": float("nan")}, {"keepalive_s": float("nan")},
+                                 {"retries": -1}])
+def test_client_refuses_waits_no_sleep_can_take(bad: dict[str, float]) -> None:
+    """A negative or NaN wait would surface later as a ValueError from time.sleep mid-rollout."""
+    with pytest.raises(ConfigError, match="must be >= 0"):
+        V8Client("http://127.0.0.1:9", **bad)  # type: ignore[arg-type]

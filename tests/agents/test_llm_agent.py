@@ -140,6 +140,11 @@ def test_transient_errors_are_retried_with_backoff_and_auth_errors_abort(fake: F
     fake.statuses, fake.retry_after, waits[:] = [429], "7", []
     agent.act(obs, info["valid_actions"], info)
     assert waits == [7.0]  # the server's Retry-After wins
+    for odd in ("-5", "nan", "inf"):  # a Retry-After no sleep can take: our own backoff instead
+        fake.statuses, fake.retry_after, waits[:] = [429], odd, []
+        agent.act(obs, info["valid_actions"], info)
+        assert len(waits) == 1 and 0 <= waits[0] <= 60, (odd, waits)
+    fake.retry_after = None
     for status in (401, 403):
         fake.requests.clear()
         fake.statuses = [status]

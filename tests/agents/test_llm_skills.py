@@ -72,7 +72,7 @@ def test_the_constructor_takes_a_skill_file(fake: FakeLLM, tmp_path: Path) -> No
         LLMAgent(base_url=fake.url, model="scripted", skills=tmp_path / "missing.md")
 
 
-@pytest.mark.parametrize("case", ["missing", "folder", "huge", "binary", "empty"])
+@pytest.mark.parametrize("case", ["missing", "folder", "huge", "binary", "empty", "blank path"])
 def test_a_bad_skill_file_is_one_line_and_a_nonzero_exit(fake: FakeLLM, tmp_path: Path, capsys, case: str) -> None:
     if not SAMPLE.exists():
         pytest.skip(f"the v8 dev kit is not at {SAMPLE}")
@@ -85,7 +85,7 @@ def test_a_bad_skill_file_is_one_line_and_a_nonzero_exit(fake: FakeLLM, tmp_path
         path.write_bytes(b"\xff\xfe\x00skill")
     elif case == "empty":
         path.write_text("  \n")
-    assert _eval(fake, tmp_path / "run", "--skills", str(path)) != 0
+    assert _eval(fake, tmp_path / "run", "--skills", " " if case == "blank path" else str(path)) != 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--skills" in err and "Traceback" not in err
     assert fake.requests == [] and not (tmp_path / "run").exists()  # refused before anything ran

@@ -188,3 +188,24 @@ def test_rate_gate_one_cooldown_per_wave_then_half_rate():
     gate.rate_limited(started=67.0, retry_after=10)  # a new wave: Retry-After, and half the rate
     assert gate.waves == 2 and gate.interval == 2.0
     assert gate.wait_turn() == pytest.approx(77.0) and gate.wait_turn() == pytest.approx(79.0)
+
+
+@pytest.mark.parametrize("flag, value", [("--timeout-s", "-1"), ("--timeout-s", "0"), ("--backoff-s", "-5"),
+                                         ("--cooldown-s", "-1"), ("--cooldown-s", "nan"),
+                                         ("--rate-limit-retries", "-2")])
+def test_negative_waits_and_timeouts_are_one_line_before_anything_is_sent(fake, work, capsys, flag, value):
+    code = main(["data", "annotate-budgets", "--archive", str(work / "products.json"), "--base-url", fake.url,
+                 "--model", "m", "--out", str(work / "clean"), "--run", flag, value])
+    assert code == 2 and fake.requests == []
+    err = capsys.readouterr().err
+    assert flag in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_answer_missing_a_field_but_carrying_another_is_rejected_not_a_crash(fake, work, capsys):
+    """``{"task_id", "kind", "amount", "note"}`` lacks evidence: rejected like any incomplete answer."""
+    script = {**GOOD, (2205, "simple"): [{"kind": "upper_bound", "amount": 100, "note": "50到100元"}]}
+    fake.default = Model(fake, script)
+    assert annotate(fake, work, "--run", "--workers", "2", "--retries", "0") == 2
+    err = capsys.readouterr().err
+    assert "failed 2205:instruction_simple: not an object with task_id, kind, amount, evidence" in err
+    assert "Traceback" not in err and "KeyError" not in err

@@ -148,3 +148,13 @@ def test_replay_in_chromium_shows_steps_and_runs_no_injected_script(
     finally:
         context.close()
     assert not errors, f"JavaScript errors on /replay-ui: {errors}"
+
+
+def test_serve_refuses_a_runs_path_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from shopsim.cli import main
+
+    (tmp_path / "runs").write_text("not a folder\n")
+    assert main(["serve", "--profile", "shopsim-v8", "--runs", str(tmp_path / "runs"), "--port", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [f"shopsim: error: --runs {tmp_path / 'runs'}: not a folder (give the folder "
+                                        "shopsim eval --out writes runs under)"]

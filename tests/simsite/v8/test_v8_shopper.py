@@ -224,3 +224,79 @@ def test_multi_turn_eval_records_the_dialogue_and_the_asking_split(tmp_path, sho
     assert replies and all(replies)
     report = (out / "report.html").read_text(encoding="utf-8")
     assert "Asking the shopper" in report and "with asking" in report
+
+
+def test_the_guard_masks_the_asin_and_title_whatever_their_case_and_spacing(shop):
+    """An LLM shopper that copies the target in another case or spacing gives it away all the same."""
+    from shopsim.simsite.v8.shopper import guard_answer, private_goal
+
+    task = shop.task_by_id(EN_TASK)
+    goal, title = private_goal(task), shop.product(task.asin).title
+    words = title.split()
+    variants = [task.asin.lower(), task.asin.upper(), title.upper(), "  ".join(words), "\n".join(words)]
+    for said in variants:
+        answer = guard_answer(f"Buy {said} now.", goal, title)
+        assert answer == "Buy (not saying) now.", (said, answer)
+    assert guard_answer("For Capacity Option, I'd like Daypack.", goal, title) == "For Capacity Option, I'd like Daypack."
+
+
+def test_a_runtime_ending_after_an_ask_does_not_repeat_the_shoppers_answer(shop):
+    from shopsim.simsite.v8.session import V8Session
+
+    session = V8Session(shop, shop.task_by_id(EN_TASK), interaction_mode="multi_turn")
+    assert session.step("ask[What is your budget?]").reply == "My budget is at most 65 dollars."
+    ended = session.terminate("action_limit")
+    assert ended.done and session.reply is None and ended.reply is None
+    assert not session.observation().startswith("The shopper answered")
+    assert len(session.dialogue) == 1  # the dialogue keeps it
+
+
+def test_a_slow_llm_shopper_does_not_stall_the_service_and_restores_keep_it(shop):
+    """An ask waits on the shopper's model in a worker thread: other requests are served meanwhile,
+    and a session restored from a snapshot still asks the service's shopper, not the rule-based one.
+    """
+    import threading
+
+    from shopsim.simsite.v8.llm_shopper import llm_shopper_factory
+    from shopsim.simsite.v8.service import create_v8_app
+
+    fake, gate = FakeLLM(), threading.Event()
+    fake.default = lambda body: (gate.wait(20), {"role": "assistant", "content": "Daypack, please."})[1]
+    app = create_v8_app(shop, slots=2, shopper=llm_shopper_factory(fake.url, "fake-model", timeout=30))
+    try:
+        with ServerThread(app) as srv, httpx.Client(base_url=srv.base_url, timeout=30) as c:
+            lease = c.post("/api/sessions", json={"task_id": EN_TASK, "interaction_mode": "multi_turn"}).json()["lease_id"]
+            answers: list[dict] = []
+            asking = threading.Thread(target=lambda: answers.append(
+                c.post(f"/api/sessions/{lease}/step", json={"action": "ask[Which capacity option?]"}).json()))
+            asking.start()
+            for _ in range(2000):  # until the shopper's model has the question
+                if fake.requests:
+                    break
+                threading.Event().wait(0.01)
+            assert fake.requests, "the ask never reached the shopper's model"
+            health = httpx.get(f"{srv.base_url}/api/health", timeout=10)  # served while the ask waits
+            assert health.status_code == 200 and asking.is_alive()
+            gate.set()
+            asking.join(30)
+            assert answers[0]["shopper_reply"] == "Daypack, please." and answers[0]["actions_used"] == 1
+            token = c.post(f"/api/sessions/{lease}/snapshot").json()["snapshot"]
+            assert c.post(f"/api/sessions/{lease}/restore", json={"snapshot": token}).status_code == 200
+            again = c.post(f"/api/sessions/{lease}/step", json={"action": "ask[Which capacity option?]"}).json()
+            assert again["shopper_reply"] == "Daypack, please." and len(fake.requests) == 2
+    finally:
+        gate.set()
+        fake.close()
+
+
+def test_multi_turn_is_refused_on_a_profile_without_it(tmp_path, capsys):
+    """WebShop has no shopper: ``--interaction-mode multi_turn`` there is one line and exit 2, not a
+    single-turn run that quietly got 40 steps instead of 15."""
+    from shopsim.cli import main
+
+    for args in (["run", "--agent", "random", "--goals", "1"],
+                 ["eval", "--agent", "random", "--goals", "1", "--out", str(tmp_path / "r")]):
+        assert main([*args, "--interaction-mode", "multi_turn"]) == 2, args
+        assert capsys.readouterr().err.strip() == ("shopsim: error: --interaction-mode multi_turn is a shopsim-v8 "
+                                                   "mode; profile webshop has single-turn episodes only")
+    assert not (tmp_path / "r").exists()
