@@ -25,6 +25,10 @@ def cmd_search_eval(args: argparse.Namespace) -> int:
     t0 = time.perf_counter()
     shop = V8Shop.load(args.data, engine=args.engine)  # a prepared folder brings its saved index
     task_ids = [shop.goal(i).task_id for i in shop.goal_indices(goals)] if goals else None
+    if task_ids == []:  # recall over no task would print 0.00% as if the index had failed them all
+        raise ConfigError(f"{'--split ' + args.split if args.split else '--goals ' + str(goals)} selects no task; "
+                          "nothing to evaluate (a source-group split is empty when the archive had no task from "
+                          "that source: see annotate-budgets --eval-products)")
     t1 = time.perf_counter()
     rep = evaluate_search(shop.catalog, shop.search_engine, task_ids, workers=args.workers)
     t2 = time.perf_counter()

@@ -111,6 +111,8 @@ _APPROX_BEFORE = re.compile(
     re.IGNORECASE)
 _APPROX_AFTER = re.compile(r"^\s*(?:左右|上下|前后|or so|give or take|ish)", re.IGNORECASE)
 _CUE = re.compile(r"预算|价格|价位|价钱|售价|单价|花费|花|budget|price[ds]?|cost[s]?|spend|pay|afford", re.IGNORECASE)
+#: A budget word right after an amount: "a 1.5k budget", "2千的预算".
+_CUE_RIGHT_AFTER = re.compile(r"^\s*(?:的)?\s*(?:预算|budget)", re.IGNORECASE)
 _CUE_RIGHT_BEFORE = re.compile(r"(?:预算|价格|价位|budget|price)\s*(?:是|为|在|:|：|of|is)?\s*$", re.IGNORECASE)
 _MEASURE_AFTER = re.compile(
     r"^\s*(?:(?:ml|l|kg|g|mg|lbs?|oz|cm|mm|m|km|in|inch(?:es)?|ft|feet|people|persons?|pcs|pieces?|packs?|x|gb|tb|mah|"
@@ -150,7 +152,8 @@ def _is_money(m: re.Match[str], i: str, before: str, after: str, cue: bool) -> b
     near_cue = bool(_CUE.search(before))
     if (m.group(f"mult{i}") or "").lower() in ("k", "w"):  # 2000W is watts unless a budget word or limit says money
         unit_ok = cue or (m.group(f"mult{i}") or "").lower() == "k"  # "under 3k" is money; "3000W以内" is watts
-        return (limit and unit_ok) or bool(_CUE_RIGHT_BEFORE.search(before))
+        bound = limit or (_approx(before, after) and not _MEASURE_AFTER.match(after))  # "around 1.5k" bounds a price
+        return (bound and unit_ok) or bool(_CUE_RIGHT_BEFORE.search(before) or _CUE_RIGHT_AFTER.match(after))
     if m.group(f"cn{i}"):  # 价格十分实惠 is no price: a bare Chinese numeral needs a limit word, or two characters
         if limit:            # and a budget word right before it
             return cue or near_cue

@@ -62,7 +62,9 @@ class ReplayUI:
         return HTMLResponse(_PAGE, headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff",
                                             "Content-Security-Policy": _CSP})
 
-    async def runs(self, request: Request) -> Response:
+    # The data endpoints are plain functions: Starlette runs them in its thread pool, so reading a big
+    # run folder (up to the reader's 64 MB scan) never holds the event loop the v8 API shares.
+    def runs(self, request: Request) -> Response:
         """Every run's headline; the folder's absence is said, not an error."""
         reader = self._reader()
         if not self.root.is_dir():
@@ -71,7 +73,7 @@ class ReplayUI:
         runs = [o for i in reader.run_ids() if (o := reader.overview(i)) is not None]
         return FastJSONResponse({"root": str(self.root), "runs": runs, "notes": reader.notes})
 
-    async def episodes(self, request: Request) -> Response:
+    def episodes(self, request: Request) -> Response:
         """One run's headline and a page of its episodes."""
         reader = self._reader()
         run = self._run(reader, request)
@@ -80,7 +82,7 @@ class ReplayUI:
         return FastJSONResponse({"run": reader.overview(request.path_params["run"]), "total": len(rows),
                                  "offset": offset, "episodes": rows[offset:offset + limit], "notes": reader.notes})
 
-    async def episode(self, request: Request) -> Response:
+    def episode(self, request: Request) -> Response:
         """One episode's record and a page of its steps."""
         reader = self._reader()
         run = self._run(reader, request)

@@ -50,6 +50,7 @@ def test_search_eval_split_errors_are_one_line(tmp_path, capsys):
         (["--split-file", str(good), "--split", "nope", "--data", str(SAMPLE)], "no split 'nope'; it has"),
         (["--split", "persona_eval", "--goals", "0:3"], "give one"),
         (["--split-file", str(good), "--split", "persona_eval", "--data", str(SAMPLE), "--workers", "0"], "--workers 0"),
+        (["--split-file", str(good), "--split", "persona_train", "--data", str(SAMPLE)], "selects no task"),
     ]
     for args, message in cases:
         assert main(["search-eval", *args]) == 2, args
