@@ -16,8 +16,11 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import importlib.util
+import multiprocessing
+import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -179,7 +182,8 @@ class NounExtractor:
             self._load()
             todo.sort()
             docs = (tuple(fallback_nouns(t)) for t in todo) if self._nlp is None else \
-                (_keep_nouns(doc) for doc in self._nlp.pipe(map(_encodable, todo), batch_size=256, n_process=n_process))
+                _tag_in_processes(self.tagger, todo, n_process) if n_process > 1 and len(todo) > 1 else \
+                (_keep_nouns(doc) for doc in self._nlp.pipe(map(_encodable, todo), batch_size=256))
             for n, (text, found) in enumerate(zip(todo, docs, strict=True), 1):
                 out[text] = found
                 if len(self._cache) < _CACHE_MAX:
@@ -204,6 +208,30 @@ def _encodable(text: str) -> str:
     except UnicodeEncodeError:
         return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
     return text
+
+
+def _tag_chunk(tagger: Tagger, texts: list[str]) -> list[tuple[str, ...]]:
+    """One worker's share of :func:`_tag_in_processes` (the model loads once per worker process)."""
+    nlp, source = _load_spacy(tagger)
+    if nlp is None:  # the parent loaded this model; a worker that cannot must not tag with another
+        raise RuntimeError(f"a tagging worker could not load {tagger.source}")
+    return [_keep_nouns(doc) for doc in nlp.pipe(map(_encodable, texts), batch_size=256)]
+
+
+def _tag_in_processes(tagger: Tagger, texts: list[str], n_process: int) -> Iterator[tuple[str, ...]]:
+    """Tag ``texts`` in ``n_process`` worker processes, in order.
+
+    Not spaCy's ``pipe(n_process=)``: it forks the caller, and a caller with threads (a server, a
+    browser driver, a test runner) can fork a held lock into its children, which then wait forever
+    (seen: a prepare under pytest-xdist hung in ``Language._multiprocessing_pipe``). Workers forked
+    from a clean forkserver cannot inherit one; contiguous chunks keep the order, so the tags match.
+    """
+    size = -(-len(texts) // n_process)
+    chunks = [texts[i:i + size] for i in range(0, len(texts), size)]
+    context = multiprocessing.get_context("forkserver" if os.name == "posix" else "spawn")
+    with ProcessPoolExecutor(max_workers=len(chunks), mp_context=context) as pool:
+        for tags in pool.map(_tag_chunk, [tagger] * len(chunks), chunks):
+            yield from tags
 
 
 def _keep_nouns(doc: Any) -> tuple[str, ...]:
