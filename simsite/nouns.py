@@ -212,7 +212,7 @@ def _encodable(text: str) -> str:
 
 def _tag_chunk(tagger: Tagger, texts: list[str]) -> list[tuple[str, ...]]:
     """One worker's share of :func:`_tag_in_processes` (the model loads once per worker process)."""
-    nlp, source = _load_spacy(tagger)
+    nlp, _ = _load_spacy(tagger)
     if nlp is None:  # the parent loaded this model; a worker that cannot must not tag with another
         raise RuntimeError(f"a tagging worker could not load {tagger.source}")
     return [_keep_nouns(doc) for doc in nlp.pipe(map(_encodable, texts), batch_size=256)]
