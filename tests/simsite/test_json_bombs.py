@@ -95,3 +95,23 @@ def test_deep_bodies_and_tool_arguments_are_4xx(v8: str, bundled_v8_shop: Any) -
         r = c.post(f"/api/sessions/{lease}/step", json={"tool": "search", "arguments": json.dumps({"q": [deep]})})
         assert r.status_code == 422 and r.json()["code"] == "invalid_tool_call", r.text[:300]
         c.delete(f"/api/sessions/{lease}")
+
+
+def test_replay_ui_reads_runs_nested_past_the_stack(bundled_v8_shop: Any, tmp_path: Any) -> None:
+    """A run's summary or a line nested 5,000 deep is a damaged file with a note, not a 500."""
+    from shopsim.simsite.v8.service import create_v8_app
+
+    run = tmp_path / "runs" / "deep"
+    run.mkdir(parents=True)
+    deep = "[" * 5000 + "]" * 5000
+    (run / "summary.json").write_text(deep)
+    (run / "episodes.jsonl").write_text(deep + "\n" + json.dumps({"goal_index": 0, "reward": 1.0, "steps": 1}) + "\n")
+    (run / "traces.jsonl").write_text(deep + "\n")
+    with ServerThread(create_v8_app(bundled_v8_shop, runs_dir=tmp_path / "runs")) as srv, \
+            httpx.Client(base_url=srv.base_url, timeout=30) as c:
+        listing = c.get("/replay-ui/data/runs/deep/episodes")
+        assert listing.status_code == 200, listing.text[:300]
+        assert listing.json()["total"] == 1
+        assert any("summary.json is damaged" in n for n in listing.json()["notes"])
+        assert c.get("/replay-ui/data/runs").status_code == 200
+        assert c.get("/replay-ui/data/runs/deep/episodes/0").status_code == 200
