@@ -40,6 +40,14 @@ class _HeadDeadline:
     head_timeout_s: float = HEAD_TIMEOUT_S
     _head_timer: asyncio.TimerHandle | None = None
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]  # the uvicorn protocol after us in the MRO
+        self._arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm_head_timer()
+        super().connection_lost(exc)  # type: ignore[misc]
+
     def _arm_head_timer(self) -> None:
         self._disarm_head_timer()
         self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_too_slow)
@@ -57,14 +65,6 @@ class _HeadDeadline:
 
 class GuardedH11Protocol(_HeadDeadline, H11Protocol):
     """uvicorn's h11 protocol with the head deadline (its head size is bounded by h11)."""
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm_head_timer()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm_head_timer()
-        super().connection_lost(exc)
 
     def handle_events(self) -> None:
         before = self.cycle
@@ -87,14 +87,6 @@ def _httptools_protocol() -> type[asyncio.Protocol] | None:
         """uvicorn's httptools protocol with the head deadline and a head size limit."""
 
         _head_bytes = 0
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm_head_timer()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm_head_timer()
-            super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
             self._head_bytes = 0
