@@ -94,3 +94,17 @@ def test_oversized_head_is_refused(base: str) -> None:
             answer = b""
     assert not answer.startswith(b"HTTP/1.1 200"), answer[:200]
     assert answer == b"" or answer.split(b" ")[1] in (b"400", b"431"), answer[:200]
+
+
+@pytest.mark.parametrize("http", ["auto", *STACKS])
+def test_every_server_we_start_is_guarded(http: str, bundled_shop: Shop) -> None:
+    """``shopsim serve`` builds a ShopServer with ``--http``; eval, record and tests use ServerThread."""
+    from shopsim.simsite.http_guard import HEAD_TIMEOUT_S, KEEP_ALIVE_S
+    from shopsim.simsite.server import ShopServer
+    from shopsim.simsite.web import create_app
+
+    config = ShopServer(create_app(bundled_shop), http=http).config
+    assert getattr(config.http, "head_timeout_s", None) == HEAD_TIMEOUT_S, config.http
+    assert config.timeout_keep_alive == KEEP_ALIVE_S and config.h11_max_incomplete_event_size == MAX_HEAD_BYTES
+    thread = ServerThread(create_app(bundled_shop))
+    assert getattr(thread.server.config.http, "head_timeout_s", None) == HEAD_TIMEOUT_S
