@@ -13,7 +13,8 @@ Reading a body is where most of that promise is kept, so it lives here once:
   post (``curl -d`` without ``-H``) would otherwise be parsed as JSON by accident. A request with
   no ``Content-Type`` at all is read as JSON, so bare clients keep working;
 * JSON: the body must be UTF-8 JSON (RFC 8259): a BOM, invalid UTF-8, lone surrogates (also as
-  ``\\ud800`` escapes, which would crash the UTF-8 response later), nesting past the recursion limit,
+  ``\\ud800`` escapes, which would crash the UTF-8 response later), nesting deeper than
+  :data:`MAX_JSON_DEPTH` (checked for itself, never left to a ``RecursionError``),
   ``NaN`` / ``Infinity`` and numbers that overflow to infinity (``1e999``) -> 400 ``malformed_json``;
   a body that is JSON but not an object -> 400 ``malformed_json``; an empty body reads as ``{}``;
 * validation: the pydantic model's errors -> 422 ``invalid_body`` with pydantic's error list as
@@ -43,6 +44,7 @@ __all__ = [
     "BODY_ERROR_DOCS",
     "MAX_ACTION_CHARS",
     "MAX_BODY_BYTES",
+    "MAX_JSON_DEPTH",
     "BodyErrorCode",
     "ClientError",
     "FastJSONResponse",
@@ -59,6 +61,9 @@ __all__ = [
 MAX_BODY_BYTES = 64 * 1024
 #: The longest action string either API accepts (422 beyond): room for a 1,000-character query.
 MAX_ACTION_CHARS = 2_000
+#: Deepest nesting of arrays and objects any JSON we are sent may have (bodies, tool arguments, snapshot
+#: payloads); ours nest 5 deep. Far under the recursion limit, so the answer never depends on the stack.
+MAX_JSON_DEPTH = 64
 
 #: The codes this module (and the generic handlers) can answer with; each API's document lists them.
 BodyErrorCode = Literal[
@@ -173,17 +178,21 @@ def _finite(text: str) -> float:
 
 
 def _check_strings(data: Any) -> None:
-    """Fail on a lone surrogate in any key or string; iterative, so depth cannot overflow the stack."""
-    stack = [data]
+    """Fail on a lone surrogate in any key or string, or on nesting past :data:`MAX_JSON_DEPTH`;
+    iterative, so depth cannot overflow the stack.
+    """
+    stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             item.encode("utf-8")  # UnicodeEncodeError (a ValueError) on a lone surrogate
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth >= MAX_JSON_DEPTH:
+            raise ValueError(f"nesting deeper than {MAX_JSON_DEPTH} levels")
+        children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children)
 
 
 #: One decoder for every body: ``json.loads`` with hooks would build a new one (and its scanner) per call.
@@ -198,8 +207,8 @@ def strict_json_loads(text: str) -> Any:
     try:
         data = _DECODER.decode(text)
         _check_strings(data)
-    except RecursionError as exc:
-        raise ValueError(str(exc)) from None
+    except RecursionError:  # deeper than the interpreter's limit: deeper than ours too
+        raise ValueError(f"nesting deeper than {MAX_JSON_DEPTH} levels") from None
     return data
 
 

@@ -61,7 +61,7 @@ class RunReader:
             return {}
         try:
             data = json.loads(path.read_bytes().decode("utf-8"))
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than the stack
             self.notes.append(f"{path.name} is damaged (not UTF-8 JSON): ignored")
             return {}
         if not isinstance(data, dict):
@@ -179,7 +179,7 @@ def _skip_line(f: BinaryIO, budget: int) -> int:
 def _object(line: bytes) -> dict[str, Any] | None:
     try:
         rec = json.loads(line.decode("utf-8"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return rec if isinstance(rec, dict) else None
 

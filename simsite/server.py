@@ -26,6 +26,7 @@ import uvicorn
 from starlette.requests import ClientDisconnect
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.http_guard import guarded_config
 from shopsim.simsite.profiles import ShopLike
 
 if TYPE_CHECKING:
@@ -88,7 +89,8 @@ class _QuietWhenCut:
 
 
 class ShopServer(uvicorn.Server):
-    """A uvicorn server whose shutdown is bounded by ``grace_s`` (+ about half a second).
+    """A uvicorn server whose shutdown is bounded by ``grace_s`` (+ about half a second), and whose
+    clients must send a request's head within a deadline (:mod:`shopsim.simsite.http_guard`).
 
     In the main thread it handles SIGINT and SIGTERM itself and, unlike uvicorn, does not re-raise
     the signal afterwards: the caller reads :attr:`stop_signal` and chooses the exit status. A second
@@ -101,7 +103,7 @@ class ShopServer(uvicorn.Server):
         self.grace_s = grace_s
         self.signals: list[int] = []
         config = uvicorn.Config(_QuietWhenCut(app, self), host=host, port=port, log_level=log_level,
-                                lifespan=lifespan, **config_kw)  # type: ignore[arg-type]
+                                lifespan=lifespan, **guarded_config(config_kw))  # type: ignore[arg-type]
         super().__init__(config)
 
     @property
@@ -171,7 +173,7 @@ class ServerThread:
     """
 
     def __init__(self, app: Any, port: int | None = None, start_timeout_s: float = 30.0, grace_s: float = GRACE_S,
-                 lifespan: str = "off"):
+                 lifespan: str = "off", **server_kw: Any):
         if port is None:
             with socket.socket() as s:
                 s.bind(("127.0.0.1", 0))
@@ -180,7 +182,7 @@ class ServerThread:
         self.base_url = f"http://127.0.0.1:{port}"
         self.start_timeout_s = start_timeout_s
         self.server = ShopServer(app, host="127.0.0.1", port=port, log_level="warning", grace_s=grace_s,
-                                 lifespan=lifespan)
+                                 lifespan=lifespan, **server_kw)  # uvicorn options, head_timeout_s
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> ServerThread:

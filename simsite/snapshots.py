@@ -35,6 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shopsim.errors import ConfigError
 from shopsim.page import FeedbackCode, SubPage
+from shopsim.simsite.json_api import strict_json_loads
 from shopsim.simsite.profiles import ShopLike, get_profile
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.v8.observation_state import V8Feedback
@@ -235,9 +236,9 @@ def _unpack(token: Any, key: str | bytes | None, *, verify: bool) -> SessionSnap
     except (ValueError, zlib.error):
         raise SnapshotError("snapshot token's payload does not inflate") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except ValueError:
-        raise SnapshotError("snapshot token's payload is not JSON") from None
+        data = strict_json_loads(raw.decode("utf-8"))  # depth-limited: a signed bomb is refused, not a 500
+    except ValueError as exc:
+        raise SnapshotError(f"snapshot token's payload is not JSON: {str(exc)[:120]}") from None
     version = data.get("v") if isinstance(data, dict) else None
     if version != SNAPSHOT_VERSION:
         raise SnapshotError(f"snapshot format version {version!r}; this shopsim reads version {SNAPSHOT_VERSION}")

@@ -104,12 +104,21 @@ def subscore_chart(m: RunMetrics) -> Markup:
                      title="Sub-scores (mean, 95% bootstrap interval)")
 
 
+#: The most bars the steps chart draws (an episode of a million steps would otherwise draw a million).
+MAX_BARS = 40
+
+
 def steps_chart(m: RunMetrics) -> Markup:
     """The distribution of episode lengths as an SVG chart."""
     counts = Counter(r.steps for r in m.per_goal)
     hi = max(counts, default=0)
-    labels = [str(s) for s in range(hi + 1)]
-    return bar_chart(labels, [counts.get(s, 0) for s in range(hi + 1)], title="Steps per episode (episodes)")
+    if hi < MAX_BARS:  # one bar per length
+        labels = [str(s) for s in range(hi + 1)]
+        return bar_chart(labels, [counts.get(s, 0) for s in range(hi + 1)], title="Steps per episode (episodes)")
+    width = -(-(hi + 1) // MAX_BARS)  # long episodes: lengths in MAX_BARS bins, not a bar per length
+    binned = Counter(s // width for s in counts.elements())
+    labels = [f"{b * width}–{b * width + width - 1}" for b in range(MAX_BARS)]
+    return bar_chart(labels, [binned.get(b, 0) for b in range(MAX_BARS)], title="Steps per episode (episodes)")
 
 
 def failure_chart(m: RunMetrics) -> Markup:

@@ -14,8 +14,10 @@ under the resolved root (so neither ``..`` nor symlinks lead out).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -27,7 +29,13 @@ from starlette.routing import Route
 
 from shopsim.simsite.run_reader import RunReader
 
-__all__ = ["RunsViewer", "find_runs", "read_episode", "resolve_run", "viewer_routes"]
+__all__ = ["STEPS_PER_PAGE", "RunsViewer", "find_runs", "read_episode", "resolve_run", "viewer_routes"]
+
+#: Steps on one page of an episode: a run of a million steps opens as fast as one of ten.
+STEPS_PER_PAGE = 100
+#: What a run's files of the wrong shape raise in our readers and templates (never a 500: a panel).
+DAMAGED = (ValueError, TypeError, KeyError, AttributeError, IndexError, LookupError, RecursionError,
+           OverflowError)
 
 _SHOT = re.compile(r"^\d{1,9}-\d{1,6}\.png$")
 _TRACE = re.compile(r"^goal-\d{1,9}\.zip$")
@@ -83,6 +91,9 @@ _EPISODE = _ENV.from_string("""<!DOCTYPE html><html lang="en"><head><meta charse
 {% if trace %}<p>Playwright trace: <a href="/runs/{{ run | q }}/traces/{{ trace.name }}">{{ trace.name }}</a> · open it with
 <code>playwright show-trace {{ trace.path }}</code></p>{% endif %}
 {% else %}<p class="meta">This goal has no finished episode in the run (only its steps, if any).</p>{% endif %}
+{% if page.count %}<p class="meta pages">steps {{ page.first + 1 }}–{{ page.first + page.count }}{% if page.more or page.number %} ·
+{% if page.number %}<a href="?page={{ page.number - 1 }}">&larr; earlier steps</a>{% endif %}
+{% if page.more %}<a href="?page={{ page.number + 1 }}">later steps &rarr;</a>{% endif %}{% endif %}</p>{% endif %}
 {% for s in steps %}<div class="step" id="step-{{ s.step }}"><h3>step {{ s.step }} · {{ s.page_type }}
 &rarr; {{ s.next_page_type }}{% if s.reward %} · reward {{ '%.3f' % s.reward }}{% endif %}
 {% if s.feedback and s.feedback != 'ok' %} · <span class="bad">{{ s.feedback }}</span>{% endif %}</h3>
@@ -128,60 +139,86 @@ def find_runs(root: Path) -> list[dict[str, Any]]:
         run = resolve_run(root, run_id)
         if run is None:
             continue
-        summary_path = run / "summary.json"
         try:
-            s = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else None
-        except (OSError, json.JSONDecodeError):
-            s = {}
-        if s is None:
-            status, reason = "incomplete", "no summary.json: killed, or still running"
-            config = _read_json(run / "config.json")
-            s = {"agent": config.get("agent", "?"), "adapter": config.get("adapter", "?"), **_partial_numbers(run)}
-        else:
-            s = s if isinstance(s, dict) else {}
-            status = str(s.get("status") or "complete")
-            reason = str(s.get("reason") or "")
-        runs.append({"id": run_id, "status": status, "reason": reason,
-                     "agent": s.get("agent", "?"), "adapter": s.get("adapter", "?"),
-                     "episodes": s.get("episodes", "?"), "score": _fmt(s.get("score"), "{:.1f}"),
-                     "success": _fmt(100 * s["success_rate"] if isinstance(s.get("success_rate"), int | float)
-                                     else None, "{:.1f}%"),
-                     "r_strict": _fmt(s.get("r_strict"), "{:.3f}"), "avg_steps": _fmt(s.get("avg_steps"), "{:.2f}")})
+            runs.append(_run_row(run, run_id))
+        except DAMAGED as exc:  # one damaged run is listed as such; the others are still shown
+            runs.append({"id": run_id, "status": "damaged", "reason": f"{type(exc).__name__}: {str(exc)[:120]}",
+                         **dict.fromkeys(("agent", "adapter", "episodes", "score", "success", "r_strict",
+                                          "avg_steps"), "–")})
     return runs
+
+
+def _run_row(run: Path, run_id: str) -> dict[str, Any]:
+    """One run's row in the list."""
+    summary_path = run / "summary.json"
+    s: Any = _read_json(summary_path) if summary_path.is_file() else None
+    if s is None:
+        status, reason = "incomplete", "no summary.json: killed, or still running"
+        config = _read_json(run / "config.json")
+        s = {"agent": config.get("agent", "?"), "adapter": config.get("adapter", "?"), **_partial_numbers(run)}
+    else:
+        s = s if isinstance(s, dict) else {}
+        status = str(s.get("status") or "complete")
+        reason = str(s.get("reason") or "")
+    return {"id": run_id, "status": status, "reason": reason,
+            "agent": s.get("agent", "?"), "adapter": s.get("adapter", "?"),
+            "episodes": s.get("episodes", "?"), "score": _fmt(s.get("score"), "{:.1f}"),
+            "success": _fmt(100 * s["success_rate"] if isinstance(s.get("success_rate"), int | float)
+                            else None, "{:.1f}%"),
+            "r_strict": _fmt(s.get("r_strict"), "{:.3f}"), "avg_steps": _fmt(s.get("avg_steps"), "{:.2f}")}
 
 
 def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, json.JSONDecodeError):
+    except (OSError, ValueError, RecursionError):  # unreadable, not JSON, or nested past the stack
         data = {}
     return data if isinstance(data, dict) else {}
 
 
-def _jsonl_goal(path: Path, goal: int) -> list[dict[str, Any]]:
-    """Records of one goal; a cheap prefix test skips other goals' lines without parsing them."""
+def _jsonl_goal(path: Path, goal: int, start: int = 0, stop: int | None = None) -> list[dict[str, Any]]:
+    """Records ``start..stop`` (in file order) of one goal; reading stops once ``stop`` is reached, and
+    a cheap prefix test skips other goals' lines (and this goal's before ``start``) without parsing them.
+    """
     out: list[dict[str, Any]] = []
     if not path.is_file():
         return out
     prefix, generic = f'{{"goal_index": {goal},', '{"goal_index": '
-    with open(path, encoding="utf-8") as f:
+    seen = 0
+    with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             if line.startswith(generic) and not line.startswith(prefix):
                 continue
+            if stop is not None and seen >= stop:
+                break
             try:
                 rec = json.loads(line)
-            except json.JSONDecodeError:
+            except (ValueError, RecursionError):
                 continue
             if isinstance(rec, dict) and rec.get("goal_index") == goal:
-                out.append(rec)
+                if seen >= start:
+                    out.append(rec)
+                seen += 1
     return out
 
 
-def read_episode(run: Path, goal: int) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
-    """``(episode record or None, its steps in order)`` from a run folder."""
+def _step_no(row: dict[str, Any]) -> int:
+    step = row.get("step")
+    return step if isinstance(step, int) and not isinstance(step, bool) else 0
+
+
+def read_episode(run: Path, goal: int, page: int = 0) -> tuple[dict[str, Any] | None, list[dict[str, Any]], bool]:
+    """``(episode record or None, page ``page`` of its steps, whether more steps follow)`` from a run folder.
+
+    Steps are paged in the order the run wrote them (step order), :data:`STEPS_PER_PAGE` at a time:
+    a page reads the trace file only as far as its last step, never the whole of a huge run.
+    """
     episodes = _jsonl_goal(run / "episodes.jsonl", goal)
-    steps = sorted(_jsonl_goal(run / "traces.jsonl", goal), key=lambda r: int(r.get("step", 0)))
-    return (episodes[-1] if episodes else None), steps
+    first = page * STEPS_PER_PAGE
+    rows = _jsonl_goal(run / "traces.jsonl", goal, first, first + STEPS_PER_PAGE + 1)
+    more = len(rows) > STEPS_PER_PAGE
+    steps = sorted(rows[:STEPS_PER_PAGE], key=_step_no)
+    return (episodes[-1] if episodes else None), steps, more
 
 
 def _goal_neighbours(run: Path, goal: int) -> tuple[int | None, int | None]:
@@ -197,17 +234,20 @@ def _goal_neighbours(run: Path, goal: int) -> tuple[int | None, int | None]:
 
 
 def _step_view(row: dict[str, Any], shots: Path, goal: int) -> dict[str, Any]:
-    va = row.get("valid_actions") or {}
+    va = row.get("valid_actions")
+    va = va if isinstance(va, dict) else {}
     action = str(row.get("action") or "")  # None: the runtime ended the episode (v8)
     clicked = action[6:-1] if action.startswith("click[") and action.endswith("]") else None
-    step = int(row.get("step", 0))
+    step = _step_no(row)
+    clickables = va.get("clickables")
     shot = f"{goal}-{step + 1}.png"
     return {
         "step": step, "page_type": row.get("page_type"), "next_page_type": row.get("next_page_type"),
         "reward": row.get("reward") or 0.0, "feedback": row.get("feedback"), "url": row.get("url"),
         "observation": row.get("observation", ""), "action": action, "clicked": clicked,
         "searched": action.startswith("search["), "search_bar": bool(va.get("has_search_bar")),
-        "clickables": [str(c) for c in va.get("clickables") or [] if not (c == "search" and va.get("has_search_bar"))],
+        "clickables": [str(c) for c in (clickables if isinstance(clickables, list) else [])
+                       if not (c == "search" and va.get("has_search_bar"))],
         "shot": shot if (shots / shot).is_file() else None,
     }
 
@@ -219,6 +259,31 @@ _ERROR = _ENV.from_string("<!DOCTYPE html><html><head><meta charset='utf-8'><tit
 
 def _not_found(message: str, status: int = 404) -> HTMLResponse:
     return HTMLResponse(_ERROR.render(status=status, message=message), status_code=status)
+
+
+def _damaged_panel(what: str, exc: BaseException) -> HTMLResponse:
+    """The page for a run whose files are of the wrong shape: what could not be shown, and why (422)."""
+    why = "nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}: {str(exc)[:200]}"
+    return _not_found(f"{what} cannot be shown: its files are damaged or not in the shape shopsim writes ({why}).",
+                      422)
+
+
+Endpoint = Callable[["RunsViewer", Request], Response]
+
+
+def _panel_on_damage(endpoint: Endpoint) -> Endpoint:
+    """An endpoint that answers a damaged run with the error panel instead of a 500."""
+
+    @functools.wraps(endpoint)
+    def guarded(self: RunsViewer, request: Request) -> Response:
+        try:
+            return endpoint(self, request)
+        except DAMAGED as exc:
+            run, q = request.path_params.get("run"), request.query_params
+            what = f"run {run[:100]!r}" if run else f"the comparison of {q.get('a', '')[:100]!r} and {q.get('b', '')[:100]!r}"
+            return _damaged_panel(what, exc)
+
+    return guarded
 
 
 class RunsViewer:
@@ -243,10 +308,12 @@ class RunsViewer:
             Route("/runs/{run:path}", self.report),
         ]
 
+    @_panel_on_damage
     def run_list(self, request: Request) -> Response:
         """Every run under the folder, with its status and headline numbers."""
         return HTMLResponse(_LIST.render(root=str(self.root), runs=find_runs(self.root)))
 
+    @_panel_on_damage
     def report(self, request: Request) -> Response:
         """One run's report, rendered with links into the viewer."""
         from shopsim.agents.reports.report import render_report
@@ -259,6 +326,7 @@ class RunsViewer:
         # without a summary (killed, or still running) has no report.html yet
         return HTMLResponse(render_report(run, link_base=f"/runs/{quote(run_id, safe='/')}"))
 
+    @_panel_on_damage
     def compare(self, request: Request) -> Response:
         """Two runs side by side (``?a=RUN&b=RUN``), as ``shopsim compare`` prints them."""
         from shopsim.agents.reports.compare import compare_runs
@@ -275,6 +343,7 @@ class RunsViewer:
             return _not_found(str(exc), 400)
         return HTMLResponse(render_comparison(result, a, b, _STYLE))
 
+    @_panel_on_damage
     def episode(self, request: Request) -> Response:
         """One episode step by step: observation, actions, screenshots, its outcome and trace."""
         from shopsim.agents.reports.metrics import failure_labels
@@ -283,9 +352,14 @@ class RunsViewer:
         run = resolve_run(self.root, run_id)
         if run is None:
             return _not_found(f"no run {run_id[:100]!r} under the runs folder")
-        record, steps = read_episode(run, goal)
+        page = request.query_params.get("page", "0")
+        if not (page.isascii() and page.isdigit() and len(page) < 9):
+            return _not_found(f"page must be a number of steps' page, not {page[:40]!r}", 400)
+        record, steps, more = read_episode(run, goal, int(page))
         if record is None and not steps:
             return _not_found(f"run {run_id!r} has no episode for goal {goal}")
+        if not steps and int(page):
+            return _not_found(f"goal {goal} of run {run_id!r} has no steps on page {page}")
         info = (record or {}).get("reward_info") or None
         prev, nxt = _goal_neighbours(run, goal)
         trace = None
@@ -294,6 +368,7 @@ class RunsViewer:
             trace = {"name": name, "path": str(run / "traces" / name)}
         return HTMLResponse(_EPISODE.render(
             run=run_id, goal=goal, episode=record, info=info, prev=prev, next=nxt, trace=trace,
+            page={"number": int(page), "first": int(page) * STEPS_PER_PAGE, "count": len(steps), "more": more},
             outcome=failure_labels(info) if record is not None else [],
             steps=[_step_view(s, run / "screenshots", goal) for s in steps]))
 

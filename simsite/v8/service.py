@@ -232,6 +232,12 @@ async def _task_of(st: V8State, body: V8Reset) -> tuple[V8Session | None, V8Task
     return None, task, mode
 
 
+async def _hung_up(request: Request) -> None:
+    """Returns once the client disconnects (the body is already read: the server has nothing else to say)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        await asyncio.sleep(0.05)  # a server that answers at once with empty bodies must not spin the loop
+
+
 async def create(request: Request) -> Response:
     st = _state(request)
     body: V8Reset = await read_json_body(request, V8Reset)
@@ -240,9 +246,11 @@ async def create(request: Request) -> Response:
         return found
     restored, task, mode = found
     try:
-        slot = await st.pool.acquire(st.queue_timeout_s)
+        slot = await st.pool.acquire_unless(st.queue_timeout_s, lambda: _hung_up(request))
     except SlotTimeout as exc:
         return json_error(503, "no_free_slot", str(exc))
+    if slot is None:  # the client left the queue: nobody to answer, and no slot taken
+        return Response(status_code=499)
     try:
         session = restored if restored is not None else V8Session(
             st.shop, task, max_actions=body.max_actions, interaction_mode=body.interaction_mode, shopper=st.shopper)

@@ -2,16 +2,19 @@
 
 ShopSimulator treats exhausted slots as back-pressure, not failure: a reset waits (first come,
 first served) until a slot is released or its idle lease expires, and only a wait past the
-timeout is answered (503). The pool is used from one event loop, so it needs no locks.
+timeout is answered (503). A waiter whose client hangs up leaves the queue at once
+(:meth:`SlotPool.acquire_unless`), so a slot is never handed to nobody. The pool is used from one
+event loop, so it needs no locks.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 __all__ = ["SlotPool", "SlotTimeout"]
 
@@ -65,6 +68,31 @@ class SlotPool:
             else:
                 fut.cancel()
             raise
+
+    async def acquire_unless(self, timeout_s: float, gone: Callable[[], Awaitable[object]]) -> int | None:
+        """:meth:`acquire`, or None as soon as ``gone()`` completes (the client hung up): its place in the
+        queue is freed, and a slot handed over at that moment passes to the next waiter.
+        """
+        self._sweep()
+        if self._free and not self.waiting:  # the common case: no queue, no watcher
+            return heapq.heappop(self._free)
+        taking = asyncio.ensure_future(self.acquire(timeout_s))
+        watching = asyncio.ensure_future(gone())
+        try:
+            await asyncio.wait({taking, watching}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watching.cancel()
+            if not taking.done():
+                taking.cancel()  # acquire's own clean-up passes on a slot it was handed meanwhile
+                with contextlib.suppress(asyncio.CancelledError):
+                    await taking
+        if not taking.done() or taking.cancelled():
+            return None
+        slot = taking.result()  # SlotTimeout is raised here
+        if watching.done() and not watching.cancelled():  # gone in the same moment: pass the slot on
+            self.release(slot)
+            return None
+        return slot
 
     def release(self, slot: int) -> None:
         """Give ``slot`` to the longest waiter, or back to the free list."""
