@@ -16,8 +16,9 @@ __all__ = ["register"]
 def cmd_run(args: argparse.Namespace) -> int:
     """Evaluate an agent in-process on a goal range and print WebShop's metrics."""
     from shopsim.adapters.env import ShopEnv
-    from shopsim.agents.episode import run_episode
+    from shopsim.agents.episode import agent_failure_counts, run_episode
     from shopsim.agents.reports.metrics import summarize
+    from shopsim.agents.reports.summary_text import agent_failure_line
     from shopsim.simsite.profiles import get_profile
 
     t0 = time.perf_counter()
@@ -34,10 +35,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         shop.prime_nouns()
     results = [run_episode(env, agent, g, seed=args.seed, max_steps=max_steps) for g in goals]
     summary = summarize(results)
+    failed = agent_failure_counts(r.agent_failure for r in results)
     elapsed = time.perf_counter() - t0
     if args.json:
         print(json.dumps({**summary.model_dump(), "agent": args.agent, "goals": args.goals, "profile": profile.name,
-                          "catalog_products": len(shop.products), "seconds": round(elapsed, 3)}))
+                          "catalog_products": len(shop.products), "seconds": round(elapsed, 3),
+                          **({"agent_failures": failed} if failed else {})}))
         return 0
     s = summary
     print(f"shopsim run: profile={profile.name} agent={args.agent} goals={args.goals} ({s.episodes} episodes) on "
@@ -52,6 +55,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             ("price sub-score", f"{s.r_price:.3f}"), ("type sub-score", f"{s.r_type:.3f}"),
             ("average steps", f"{s.avg_steps:.2f}"), ("wall time", f"{elapsed:.1f} s")]
     print_table(rows)
+    if failed:
+        print(agent_failure_line(failed, "shopsim eval records it per episode (agent_failure)"))
     return 0
 
 
