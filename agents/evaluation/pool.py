@@ -25,7 +25,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from shopsim.agents.episode import AgentFailure, EpisodeResult
-from shopsim.agents.evaluation.config import EvalConfig
+from shopsim.agents.evaluation.config import EvalConfig, forget_shop
 from shopsim.agents.evaluation.worker import Slice, episode_record, play_slice
 from shopsim.agents.redact import Scrubber
 from shopsim.errors import ShopsimError, SourceError
@@ -133,6 +133,8 @@ class _Pool:
         self.workers[part] = _Worker(part, list(goals), proc, recv)
 
     def run(self, slices: list[list[int]]) -> None:
+        if self.cfg.adapter == "inprocess":  # the workers load their own: the parent's copy would only hold memory
+            forget_shop()
         try:
             for goals in slices:
                 self.start(goals)
