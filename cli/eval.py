@@ -9,7 +9,15 @@ import sys
 from shopsim.agents.registry import AGENTS, check_agent
 from shopsim.agents.reports.cost import parse_prices
 from shopsim.agents.reports.summary_text import agent_failure_line, breakdown_lines, run_line, summary_rows
-from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
+from shopsim.cli.options import (
+    agent_options,
+    agent_timeout_arg,
+    agent_timeouts,
+    load_shop,
+    max_steps_for,
+    print_table,
+    shop_args,
+)
 from shopsim.errors import ConfigError
 
 __all__ = ["register"]
@@ -37,7 +45,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from shopsim.agents.evaluation.ray_executor import require_ray
 
         require_ray()
-    step_timeout, episode_timeout = _agent_timeouts(args.agent_timeout)
+    step_timeout, episode_timeout = agent_timeouts(args.agent_timeout)
     options = _agent_options(args)
     check_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
@@ -95,22 +103,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agent_timeouts(text: str | None) -> tuple[float | None, float | None]:
-    """``--agent-timeout STEP[,EPISODE]`` (seconds; either may be left empty) as ``(step, episode)``."""
-    if text is None:
-        return None, None
-    parts = text.split(",")
-    try:
-        if len(parts) > 2 or not any(p.strip() for p in parts):
-            raise ValueError
-        limits = [float(p) if p.strip() else None for p in [*parts, ""][:2]]
-    except ValueError:
-        raise ConfigError(f"--agent-timeout {text!r}: give STEP[,EPISODE] in seconds, e.g. 30 or 30,600 or ,600") from None
-    if any(x is not None and not 0 < x < float("inf") for x in limits):
-        raise ConfigError(f"--agent-timeout {text!r}: limits are positive numbers of seconds")
-    return limits[0], limits[1]
-
-
 def _agent_options(args: argparse.Namespace) -> dict[str, str]:
     """``--agent-option`` pairs, with ``--skills`` (the assisted conditions' skill context) as one of them."""
     options = agent_options(args.agent_option)
@@ -159,11 +151,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="prices of 1,000 prompt (input) and 1,000 completion (output) tokens, e.g. 0.15,0.6: "
                          "adds the cost per episode and in total (from the agent's token counts) to the "
                          "summary and report; any currency (default: no cost shown)")
-    ev.add_argument("--agent-timeout", default=None, metavar="STEP[,EPISODE]",
-                    help="seconds one act() of the agent may take, and one whole episode (e.g. 30,600; ,600 for the "
-                         "episode only); past it the episode is the agent's failure and the run goes on. Episodes "
-                         "then run in worker processes that can be killed, as they always do for agents that are "
-                         "not built in (default: no limit)")
+    agent_timeout_arg(ev)
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
     ev.add_argument("--skills", default=None, metavar="FILE",

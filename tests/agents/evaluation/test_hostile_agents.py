@@ -128,13 +128,14 @@ def test_two_workers_outlive_exits_loops_and_sleeps(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_episode_limit_and_shopsim_run(tmp_path: Path) -> None:
+def test_episode_limit_and_shopsim_run_with_a_step_limit(tmp_path: Path) -> None:
     (tmp_path / "hostile.py").write_text(_MODULE)
     out = tmp_path / "slow"
     results = cli_results({
         "episode limit": start_cli("eval", "--agent", "hostile:Dawdler", "--goals", "20:22", "--agent-timeout", ",1.2",
                                    "--out", str(out), "--json", pythonpath=tmp_path),
-        "run": start_cli("run", "--agent", "hostile:Mixed", "--goals", "0:6", "--json", pythonpath=tmp_path),
+        "run": start_cli("run", "--agent", "hostile:Mixed", "--goals", "0:10", "--agent-timeout", "1.5", "--json",
+                         pythonpath=tmp_path),
     }, timeout=180)
     code, stdout, stderr = results["episode limit"]
     assert code == 0, stderr
@@ -142,7 +143,9 @@ def test_episode_limit_and_shopsim_run(tmp_path: Path) -> None:
     assert all("ran past the 1.2 s episode limit" in r["agent_failure"]["reason"] for r in _episodes(out).values())
     code, stdout, stderr = results["run"]
     assert code == 0, stderr
-    assert json.loads(stdout)["agent_failures"] == {"episodes": 6, "by_kind": {"bad_action": 4, "error": 1, "exit": 1}}
+    assert json.loads(stdout)["agent_failures"] == \
+        {"episodes": 9, "by_kind": {"bad_action": 4, "error": 1, "exit": 2, "step_timeout": 2}}
+    assert json.loads(stdout)["episodes"] == 10
 
 
 @pytest.mark.slow
