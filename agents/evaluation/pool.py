@@ -7,8 +7,9 @@ from outside: only a process can be stopped in ``while True: pass`` or survive `
 one ``act`` or one episode overruns its limit, or the process ends in the middle of an episode, the
 parent kills it, records that episode as the agent's failure (``agent_failure``: kind and reason,
 reward 0) and starts a fresh process for the rest of its goals, on a new trace part (the dead
-one's last line may be torn). Each worker talks over a pipe of its own, so a killed one cannot
-corrupt or lock what the others send. Any other worker error ends the run with one
+one's last line may be torn). Each worker clocks its episodes and ``act`` calls in memory it
+shares with the parent (``worker.Clock``: no message per step) and sends its records over a pipe
+of its own, so a killed one cannot corrupt or lock what the others send. Any other worker error ends the run with one
 ``ShopsimError`` line (never a worker's traceback); on any way out every worker is killed, so an
 aborted run leaves no browser behind.
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 from shopsim.agents.episode import AgentFailure, EpisodeResult
 from shopsim.agents.evaluation.config import EvalConfig, forget_shop
-from shopsim.agents.evaluation.worker import Slice, episode_record, play_slice
+from shopsim.agents.evaluation.worker import Clock, Slice, episode_record, play_slice
 from shopsim.agents.redact import Scrubber
 from shopsim.errors import ShopsimError, SourceError
 from shopsim.simsite.profiles import get_profile
@@ -81,11 +82,11 @@ def _sendable(part: int, exc: BaseException) -> Exception:
     return SourceError(f"worker {part}: {type(exc).__name__}: {exc}")
 
 
-def _child(work: Slice, conn: Connection) -> None:
-    """A worker process: its episodes (announced and timed), then ``done``; an error goes to the parent."""
+def _child(work: Slice, conn: Connection, shared: Any) -> None:
+    """A worker process: its episodes (clocked), then ``done``; an error goes to the parent."""
     sink = _PipeSink(conn)
     try:
-        play_slice(work, sink, watched=True)
+        play_slice(work, sink, Clock(shared))
         sink.put(("done",))
     except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the parent reports it
         return
@@ -96,16 +97,18 @@ def _child(work: Slice, conn: Connection) -> None:
 
 @dataclass
 class _Worker:
-    """One worker process as the parent sees it: its goals not yet reported and the episode in play."""
+    """One worker process as the parent sees it: its goals not yet reported and its clock."""
 
     part: int
     goals: list[int]
     proc: Any
     conn: Connection
-    goal: int | None = None
-    started: float = 0.0  # when the episode in play began
-    acting: float | None = None  # when the ``act`` in progress began
-    step: int = 0
+    clock: Any  # the RawArray its :class:`Clock` writes
+
+    def in_play(self) -> int | None:
+        """The goal of the episode in play (clocked and not yet reported), else None."""
+        goal = int(self.clock[Clock.GOAL])
+        return goal if goal in self.goals else None
 
 
 class _Pool:
@@ -127,10 +130,13 @@ class _Pool:
         """A new worker process for ``goals``, on the next unused trace part."""
         part, self.parts = self.parts, self.parts + 1
         recv, send = self.mp.Pipe(duplex=False)
-        proc = self.mp.Process(target=_child, args=(Slice(self.cfg.model_dump_json(), goals, part), send), daemon=True)
+        clock = self.mp.RawArray("d", 4)
+        clock[Clock.GOAL] = -1
+        proc = self.mp.Process(target=_child, args=(Slice(self.cfg.model_dump_json(), goals, part), send, clock),
+                               daemon=True)
         proc.start()
         send.close()  # the child holds the only writing end: its death reads as end of file here
-        self.workers[part] = _Worker(part, list(goals), proc, recv)
+        self.workers[part] = _Worker(part, list(goals), proc, recv, clock)
 
     def run(self, slices: list[list[int]]) -> None:
         if self.cfg.adapter == "inprocess":  # the workers load their own: the parent's copy would only hold memory
@@ -160,16 +166,9 @@ class _Pool:
         except Exception:  # EOF, or half a message from a process that died while sending
             self.ended(w)
             return
-        kind, now = msg[0], time.monotonic()
-        if kind == "start":
-            w.goal, w.started, w.acting, w.step = msg[1], now, None, 0
-        elif kind == "act":
-            w.acting, w.step = now, msg[2]
-        elif kind == "acted":
-            w.acting, w.step = None, msg[2] + 1
-        elif kind == "episode":
+        kind = msg[0]
+        if kind == "episode":
             w.goals.remove(msg[1]["goal_index"])
-            w.goal = None
             self.take(msg[1])
         elif kind == "done":
             self.retire(w)
@@ -180,21 +179,22 @@ class _Pool:
         """Kill a worker whose agent overran ``--agent-timeout``; its episode is the agent's failure."""
         now, step_s, episode_s = time.monotonic(), self.cfg.step_timeout, self.cfg.episode_timeout
         for w in list(self.workers.values()):
-            if w.goal is None:
+            if w.in_play() is None:
                 continue
-            if step_s is not None and w.acting is not None and now - w.acting > step_s:
-                self.fail(w, AgentFailure("step_timeout", f"the agent's act() at step {w.step} ran past "
+            acting, started, step = w.clock[Clock.ACTING], w.clock[Clock.STARTED], int(w.clock[Clock.STEP])
+            if step_s is not None and acting > 0 and now - acting > step_s:
+                self.fail(w, AgentFailure("step_timeout", f"the agent's act() at step {step} ran past "
                                                           f"the {step_s:g} s step limit (--agent-timeout)"))
-            elif episode_s is not None and now - w.started > episode_s:
+            elif episode_s is not None and now - started > episode_s:
                 self.fail(w, AgentFailure("episode_timeout", f"the episode ran past the {episode_s:g} s "
-                                                             f"episode limit at step {w.step} (--agent-timeout)"))
+                                                             f"episode limit at step {step} (--agent-timeout)"))
 
     def ended(self, w: _Worker) -> None:
         """``w``'s process is gone without ``done``: mid-episode, the agent's failure; else the run's end."""
         w.proc.join(timeout=5)
         code = w.proc.exitcode
         how = f"was killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exited with code {code}"
-        if w.goal is None:  # before its first episode (building the shop, the agent) or between two
+        if w.in_play() is None:  # before its first episode (building the shop, the agent) or between two
             self.retire(w)
             raise SourceError(f"worker {w.part} stopped before finishing its goals (its process {how})")
         self.fail(w, AgentFailure("exit", f"the worker process {how} during the episode (the agent called "
@@ -202,10 +202,10 @@ class _Pool:
 
     def fail(self, w: _Worker, failure: AgentFailure) -> None:
         """Kill ``w``, record its episode as ``failure`` and start a fresh worker for its other goals."""
-        goal = w.goal
+        goal, steps = w.in_play(), int(w.clock[Clock.STEP])
         assert goal is not None
         self.retire(w)
-        result = EpisodeResult(goal_index=goal, reward=0.0, steps=w.step, done=False, truncated=False,
+        result = EpisodeResult(goal_index=goal, reward=0.0, steps=steps, done=False, truncated=False,
                                agent_failure=failure.record())
         self.take(self.scrub.data(episode_record(result, self.v8)))
         rest = [g for g in w.goals if g != goal]
