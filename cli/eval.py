@@ -9,15 +9,7 @@ import sys
 from shopsim.agents.registry import AGENTS, check_agent
 from shopsim.agents.reports.cost import parse_prices
 from shopsim.agents.reports.summary_text import agent_failure_line, breakdown_lines, run_line, summary_rows
-from shopsim.cli.options import (
-    agent_options,
-    agent_timeout_arg,
-    agent_timeouts,
-    load_shop,
-    max_steps_for,
-    print_table,
-    shop_args,
-)
+from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
 
 __all__ = ["register"]
@@ -27,6 +19,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate an agent through a page source and write traces, episodes and a summary."""
     from shopsim.agents.evaluation.config import EvalConfig
     from shopsim.agents.evaluation.runner import run_eval
+    from shopsim.cli.options import agent_timeouts
     from shopsim.simsite.goals import parse_goal_spec
     from shopsim.simsite.profiles import get_profile
 
@@ -119,6 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval`` to the command line."""
     from shopsim.agents.evaluation.config import ADAPTERS, EXECUTORS, TRACE_MODES
     from shopsim.agents.evaluation.ray_executor import INSTALL_HINT
+    from shopsim.cli.options import agent_timeout_arg
 
     ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
     ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")

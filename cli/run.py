@@ -12,15 +12,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from shopsim.agents.registry import AGENTS, check_agent, make_agent
-from shopsim.cli.options import (
-    agent_options,
-    agent_timeout_arg,
-    agent_timeouts,
-    load_shop,
-    max_steps_for,
-    print_table,
-    shop_args,
-)
+from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 
 if TYPE_CHECKING:
     from shopsim.agents.episode import EpisodeResult
@@ -37,6 +29,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from shopsim.agents.evaluation.pool import isolated
     from shopsim.agents.reports.metrics import summarize
     from shopsim.agents.reports.summary_text import agent_failure_line
+    from shopsim.cli.options import agent_timeouts
     from shopsim.simsite.profiles import get_profile
 
     t0 = time.perf_counter()
@@ -105,6 +98,7 @@ def _play_watched(cfg: EvalConfig) -> list[EpisodeResult]:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``run`` to the command line."""
+    from shopsim.cli.options import agent_timeout_arg
     run = sub.add_parser("run", help="evaluate an agent in-process and print the results")
     run.add_argument("--agent", default="rule",
                      help=f"one of {', '.join(sorted(AGENTS))}, an installed shopsim.agents entry point, or module:Class")
