@@ -196,7 +196,10 @@ def agent_counts(agent: Agent) -> dict[str, int] | None:
     """An agent's running counters (the LLM agent's tokens, protocol errors, repairs, fallbacks,
     retries), from a dataclass in ``agent.stats``; None for agents that keep none.
     """
-    stats = getattr(agent, "stats", None)
+    try:
+        stats = getattr(agent, "stats", None)
+    except Exception:  # a user agent's broken property: no counters, not the run's end
+        return None
     if stats is None or not dataclasses.is_dataclass(stats):
         return None
     return {f.name: int(getattr(stats, f.name)) for f in dataclasses.fields(stats)

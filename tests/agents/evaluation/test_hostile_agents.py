@@ -59,6 +59,14 @@ class Mixed:
         return self.rule.act(observation, valid_actions, info)
 
 
+class BrokenStats(Mixed):
+    """Plays like the rule agent; its ``stats`` (where the runner reads an agent's counters) raises."""
+
+    @property
+    def stats(self):
+        raise RuntimeError("no stats today")
+
+
 class Dawdler(Mixed):
     """Each act is quick, the episode is not: only the episode limit catches it."""
 
@@ -107,6 +115,9 @@ def test_wrong_actions_exceptions_and_sys_exit_fail_their_episode_in_process(tmp
     assert summary["status"] == "complete" and summary["episodes"] == 7
     assert summary["agent_failures"] == extra["agent_failures"] == \
         {"episodes": 6, "by_kind": {"bad_action": 4, "error": 1, "exit": 1}}
+    register_agent("test-mixed", lambda seed, opts: hostile_inproc.BrokenStats(seed))
+    _, extra = run_eval(EvalConfig(agent="test-mixed", goals=[9, 10], out=str(tmp_path / "stats")), progress=False)
+    assert extra["status"] == "complete" and "agent_stats" not in extra and "agent_failures" not in extra
 
 
 @pytest.mark.slow
