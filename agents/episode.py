@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +13,33 @@ from pydantic import BaseModel
 from shopsim.adapters.env import ShopEnv
 from shopsim.agents.base import Agent, PolicyFailure
 
-__all__ = ["EpisodeResult", "Step", "StepHook", "agent_counts", "counts_since", "run_episode", "sum_counts"]
+__all__ = [
+    "AgentFailure",
+    "EpisodeResult",
+    "Step",
+    "StepHook",
+    "agent_counts",
+    "agent_failure_counts",
+    "counts_since",
+    "describe_value",
+    "run_episode",
+    "sum_counts",
+]
+
+
+class AgentFailure(Exception):
+    """The agent, not the shop, ended an episode: it raised, exited, returned something that is not an
+    action string, or (``shopsim eval --agent-timeout``) ran out of time. The episode is recorded with
+    reward 0 and ``agent_failure`` (``kind``, ``reason``) and the run goes on to the next goal.
+    """
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind, self.reason = kind, reason
+
+    def record(self) -> dict[str, str]:
+        """What an episode record keeps: ``{"kind": ..., "reason": ...}``."""
+        return {"kind": self.kind, "reason": self.reason}
 
 
 class EpisodeResult(BaseModel):
@@ -31,6 +58,8 @@ class EpisodeResult(BaseModel):
     turns: int | None = None
     dialogue: list[dict[str, Any]] | None = None
     """A multi-turn v8 episode's questions to the shopper and its answers (None elsewhere)."""
+    agent_failure: dict[str, str] | None = None
+    """How the agent failed the episode (:class:`AgentFailure`), None when it played it out."""
 
 
 @dataclass(frozen=True)
@@ -69,22 +98,29 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
     are left as ``info["turns_left"]``, and when they run out, or the policy fails, the episode ends
     through the environment's terminate interface (``action_limit``, ``generation_length``).
     """
-    agent.reset(seed=seed + goal_index)
+    failure: AgentFailure | None = None
+    try:
+        _guarded(agent.reset, seed + goal_index)
+    except AgentFailure as failed:
+        failure = failed
     obs, info = env.reset(seed=seed, options={"goal": goal_index})
     rules = env.profile.episode_rules
     limit = int(info.get("max_actions") or max_steps) if rules else None
     reward, done, truncated, steps, turns, actions = 0.0, False, False, 0, 0, []
-    while not done and steps < max_steps:
+    while failure is None and not done and steps < max_steps:
         seen = {**info, "turns_left": limit - turns} if limit is not None else info
         before = agent_counts(agent)
         try:
-            action = agent.act(obs, info["valid_actions"], seen)
-        except PolicyFailure as failure:  # generation_length, or turns used up by protocol errors
+            action = _guarded(agent.act, obs, info["valid_actions"], seen)
+        except PolicyFailure as policy:  # generation_length, or turns used up by protocol errors
             spent = counts_since(agent, before)
             turns += _turns(spent)
-            obs, reward, truncated, info = _runtime_end(env, failure.code, Step(
+            obs, reward, truncated, info = _runtime_end(env, policy.code, Step(
                 goal_index, steps, obs, seen, None, None, 0.0, True, False, {}, spent), on_step)
             done = True
+            break
+        except AgentFailure as failed:
+            failure = failed
             break
         spent = counts_since(agent, before)
         turns += _turns(spent)
@@ -102,7 +138,42 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
     return EpisodeResult(goal_index=goal_index, reward=reward, steps=steps, done=done, truncated=truncated,
                          reward_info=info.get("reward_info"), actions=actions, termination=info.get("termination"),
                          environment_version=info.get("environment_version"), turns=turns if rules else None,
-                         dialogue=info.get("dialogue"))
+                         dialogue=info.get("dialogue"), agent_failure=failure.record() if failure else None)
+
+
+def _guarded(call: Callable[..., Any], *args: Any) -> Any:
+    """``agent.reset(seed)`` or ``agent.act(...)``, with whatever the agent's own code does wrong as an
+    :class:`AgentFailure`: an exception, ``sys.exit``, or (``act``) a result that is not a string, which
+    would otherwise break the env, the episode record or ``json.dumps`` far from its cause.
+    """
+    name = getattr(call, "__name__", "act")
+    try:
+        out = call(seed=args[0]) if name == "reset" else call(*args)
+    except (PolicyFailure, AgentFailure):
+        raise
+    except SystemExit as stop:  # the agent's sys.exit() ends its episode, never the run (nor with exit 0)
+        raise AgentFailure("exit", f"the agent called sys.exit({stop.code!r}) in {name}()") from None
+    except Exception as exc:
+        raise AgentFailure("error", f"the agent's {name}() raised {type(exc).__name__}: "
+                                    f"{_one_line(str(exc))}") from None
+    if name != "reset" and not isinstance(out, str):
+        raise AgentFailure("bad_action", f"the agent's act() returned {describe_value(out)}, not an action string")
+    return out
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """``text`` on one line, cut to ``limit`` characters (a reason goes into a summary and a table)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def describe_value(value: Any) -> str:
+    """A short, safe description of what an agent handed back: its type and a clipped repr."""
+    try:
+        shown = repr(value)
+    except Exception:  # a hostile __repr__ must not fail the report of the failure
+        shown = "?"
+    return f"{type(value).__name__} {_one_line(shown, 60)}"
 
 
 def _turns(spent: dict[str, int] | None) -> int:
@@ -125,7 +196,10 @@ def agent_counts(agent: Agent) -> dict[str, int] | None:
     """An agent's running counters (the LLM agent's tokens, protocol errors, repairs, fallbacks,
     retries), from a dataclass in ``agent.stats``; None for agents that keep none.
     """
-    stats = getattr(agent, "stats", None)
+    try:
+        stats = getattr(agent, "stats", None)
+    except Exception:  # a user agent's broken property: no counters, not the run's end
+        return None
     if stats is None or not dataclasses.is_dataclass(stats):
         return None
     return {f.name: int(getattr(stats, f.name)) for f in dataclasses.fields(stats)
@@ -151,3 +225,11 @@ def sum_counts(records: list[dict[str, Any]]) -> dict[str, Any] | None:
             totals[k] = totals.get(k, 0) + int(v)
     return {"episodes": len(rows), "total": totals,
             "per_episode": {k: v / len(rows) for k, v in totals.items()}}
+
+
+def agent_failure_counts(failures: Iterable[Any]) -> dict[str, Any] | None:
+    """Episodes the agent failed, in all and by kind, from the episodes' ``agent_failure`` (None when none did)."""
+    kinds = Counter(str(f.get("kind")) for f in failures if isinstance(f, dict))
+    if not kinds:
+        return None
+    return {"episodes": sum(kinds.values()), "by_kind": dict(sorted(kinds.items()))}

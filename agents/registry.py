@@ -17,9 +17,9 @@ from typing import Any
 
 from shopsim.agents.base import Agent
 from shopsim.agents.options import convert_options
-from shopsim.errors import ConfigError, did_you_mean
+from shopsim.errors import ConfigError, ShopsimError, did_you_mean
 
-__all__ = ["AGENTS", "ENTRY_POINT_GROUP", "agent_names", "make_agent", "register_agent"]
+__all__ = ["AGENTS", "ENTRY_POINT_GROUP", "agent_names", "check_agent", "make_agent", "register_agent"]
 
 ENTRY_POINT_GROUP = "shopsim.agents"
 AgentFactory = Callable[[int, dict[str, Any]], Agent]
@@ -60,7 +60,16 @@ def _load(spec: str) -> Any:
         raise ConfigError(f"agent {spec!r}: cannot import {module!r} ({exc})") from None
     except AttributeError:
         raise ConfigError(f"agent {spec!r}: {module!r} has no {attr!r}") from None
+    except (Exception, SystemExit) as exc:  # the module's own code failed while it was imported
+        raise ConfigError(f"agent {spec!r}: importing {module!r} {_what_it_did(exc)}") from None
     return obj
+
+
+def _what_it_did(exc: BaseException) -> str:
+    """How the agent's own code failed, for a one-line error (``sys.exit`` is a failure too, not an exit)."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})"
+    return f"raised {type(exc).__name__}: {exc}"
 
 
 def _from_object(obj: Any, name: str, seed: int, options: dict[str, Any]) -> Agent:
@@ -73,7 +82,12 @@ def _from_object(obj: Any, name: str, seed: int, options: dict[str, Any]) -> Age
         takes_seed = "seed" in inspect.signature(target).parameters
     except (TypeError, ValueError):
         takes_seed = False
-    agent = obj(seed=seed, **kwargs) if takes_seed else obj(**kwargs)
+    try:
+        agent = obj(seed=seed, **kwargs) if takes_seed else obj(**kwargs)
+    except ShopsimError:
+        raise
+    except (Exception, SystemExit) as exc:  # the agent's own code: one line, never a traceback (nor exit 0)
+        raise ConfigError(f"agent {name!r} could not be built: its constructor {_what_it_did(exc)}") from None
     if not all(callable(getattr(agent, m, None)) for m in ("reset", "act")):
         raise ConfigError(f"agent {name!r} built a {type(agent).__name__}, which has no reset() and act()")
     return agent  # type: ignore[no-any-return]
@@ -87,15 +101,33 @@ def make_agent(name: str, seed: int = 0, options: dict[str, Any] | None = None) 
         declared = _load(entry.options) if isinstance(entry.options, str) else entry.options
         kwargs = convert_options(declared, options, name) if declared is not None else options
         return entry.factory(seed, kwargs)
+    return _from_object(_user_object(name), name, seed, options)
+
+
+def check_agent(name: str, seed: int = 0, options: dict[str, Any] | None = None) -> None:
+    """Fail early, in one line, on an unknown agent or bad options, without running a user agent's code
+    beyond its import: ``shopsim eval`` builds those in its worker processes, where an agent that exits
+    or crashes cannot take the run with it. Built-in agents are built (they check their own settings).
+    """
+    if name in AGENTS:
+        make_agent(name, seed, options)
+        return
+    obj = _user_object(name)
+    if not callable(obj):
+        raise ConfigError(f"agent {name!r} is not a class or a factory")
+    convert_options(obj, dict(options or {}), name)
+
+
+def _user_object(name: str) -> Any:
+    """The class or factory ``module:attribute`` or an installed entry point names."""
     if ":" in name:
-        return _from_object(_load(name), name, seed, options)
+        return _load(name)
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == name:
             try:
-                obj = ep.load()
+                return ep.load()
             except Exception as exc:
                 raise ConfigError(f"agent {name!r}: its entry point {ep.value!r} failed to load: {exc}") from None
-            return _from_object(obj, name, seed, options)
     names = agent_names()
     raise ConfigError(f"unknown agent {name!r}; available: {', '.join(names)}, or module:Class."
                       f"{did_you_mean(name, names)}")

@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from shopsim.agents.evaluation.config import EvalConfig, forget_shop
-from shopsim.agents.evaluation.worker import run_todo
+from shopsim.agents.evaluation.pool import run_todo
 
 
 def _cell(executor: str, workers: int, goals: list[int], data: str | None, address: str | None) -> dict[str, Any]:

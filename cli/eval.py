@@ -6,9 +6,9 @@ import argparse
 import json
 import sys
 
-from shopsim.agents.registry import AGENTS, make_agent
+from shopsim.agents.registry import AGENTS, check_agent
 from shopsim.agents.reports.cost import parse_prices
-from shopsim.agents.reports.summary_text import breakdown_lines, run_line, summary_rows
+from shopsim.agents.reports.summary_text import agent_failure_line, breakdown_lines, run_line, summary_rows
 from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
 
@@ -19,6 +19,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     """Evaluate an agent through a page source and write traces, episodes and a summary."""
     from shopsim.agents.evaluation.config import EvalConfig
     from shopsim.agents.evaluation.runner import run_eval
+    from shopsim.cli.options import agent_timeouts
     from shopsim.simsite.goals import parse_goal_spec
     from shopsim.simsite.profiles import get_profile
 
@@ -37,8 +38,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         from shopsim.agents.evaluation.ray_executor import require_ray
 
         require_ray()
+    step_timeout, episode_timeout = agent_timeouts(args.agent_timeout)
     options = _agent_options(args)
-    make_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
+    check_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
     if args.adapter == "replay":
         from shopsim.agents.transfer.replay_goals import ReplayGoals
 
@@ -60,7 +62,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                      agent_options=options, bundle=args.bundle, goal_file=args.goal_file, bundle_map=args.bundle_map,
                      action_model=args.action_model, profile=profile.name, task_mode=args.task_mode,
                      interaction_mode=args.interaction_mode, engine=args.engine, trace=args.trace,
-                     price_per_1k_tokens=prices)
+                     price_per_1k_tokens=prices, step_timeout=step_timeout, episode_timeout=episode_timeout)
     try:
         summary, extra = run_eval(cfg)
     except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (RunTerminated): the summary says aborted
@@ -84,6 +86,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     for line in breakdown_lines(extra.get("breakdown") or {}):
         print(line)
     print(run_line(extra.get("run") or {}))
+    if extra.get("agent_failures"):
+        print(agent_failure_line(extra["agent_failures"], f"agent_failure in {args.out}/episodes.jsonl"))
     print(f"traces: {args.out}/traces.jsonl  summary: {args.out}/summary.json  report: {args.out}/report.html")
     if extra.get("traces"):
         t = extra["traces"]
@@ -108,6 +112,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add ``eval`` to the command line."""
     from shopsim.agents.evaluation.config import ADAPTERS, EXECUTORS, TRACE_MODES
     from shopsim.agents.evaluation.ray_executor import INSTALL_HINT
+    from shopsim.cli.options import agent_timeout_arg
 
     ev = sub.add_parser("eval", help="evaluate an agent through a page source; write traces and a summary")
     ev.add_argument("--agent", default="rule", help=f"one of {', '.join(sorted(AGENTS))}")
@@ -140,6 +145,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="prices of 1,000 prompt (input) and 1,000 completion (output) tokens, e.g. 0.15,0.6: "
                          "adds the cost per episode and in total (from the agent's token counts) to the "
                          "summary and report; any currency (default: no cost shown)")
+    agent_timeout_arg(ev)
     ev.add_argument("--json", action="store_true")
     ev.add_argument("--agent-option", action="append", metavar="KEY=VALUE", help="an agent setting (repeatable)")
     ev.add_argument("--skills", default=None, metavar="FILE",

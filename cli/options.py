@@ -10,7 +10,8 @@ from shopsim.simsite.profiles import Profile, ShopLike
 from shopsim.simsite.shop import ShopConfig
 from shopsim.v8.runtime import MAX_ACTIONS
 
-__all__ = ["agent_options", "engine_extra", "load_shop", "max_steps_for", "print_table", "shop_args"]
+__all__ = ["agent_options", "agent_timeout_arg", "agent_timeouts", "engine_extra", "load_shop", "max_steps_for",
+           "print_table", "shop_args"]
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
@@ -80,3 +81,28 @@ def print_table(rows: list[tuple[str, str]]) -> None:
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"  {k:<{width}}  {v}")
+
+
+def agent_timeouts(text: str | None) -> tuple[float | None, float | None]:
+    """``--agent-timeout STEP[,EPISODE]`` (seconds; either may be left empty) as ``(step, episode)``."""
+    if text is None:
+        return None, None
+    parts = text.split(",")
+    try:
+        if len(parts) > 2 or not any(p.strip() for p in parts):
+            raise ValueError
+        limits = [float(p) if p.strip() else None for p in [*parts, ""][:2]]
+    except ValueError:
+        raise ConfigError(f"--agent-timeout {text!r}: give STEP[,EPISODE] in seconds, e.g. 30 or 30,600 or ,600") from None
+    if any(x is not None and not 0 < x < float("inf") for x in limits):
+        raise ConfigError(f"--agent-timeout {text!r}: limits are positive numbers of seconds")
+    return limits[0], limits[1]
+
+
+def agent_timeout_arg(parser: argparse.ArgumentParser) -> None:
+    """``--agent-timeout STEP[,EPISODE]`` (``eval`` and ``run``)."""
+    parser.add_argument("--agent-timeout", default=None, metavar="STEP[,EPISODE]",
+                        help="seconds one act() of the agent may take, and one whole episode (e.g. 30,600; ,600 for the "
+                             "episode only); past it the episode is the agent's failure and the run goes on. Episodes "
+                             "then run in worker processes that can be killed, as they always do for agents that are "
+                             "not built in (default: no limit)")

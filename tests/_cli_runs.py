@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,9 +10,13 @@ from pathlib import Path
 import pytest
 
 
-def start_cli(*args: str) -> subprocess.Popen:
+def start_cli(*args: str, pythonpath: Path | None = None) -> subprocess.Popen:
+    """``shopsim ARGS`` in a subprocess; ``pythonpath`` goes first on its import path (a user's agent module)."""
+    env = None
+    if pythonpath is not None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(pythonpath), os.environ.get("PYTHONPATH", "")])}
     return subprocess.Popen([sys.executable, "-m", "shopsim.cli", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
+                            stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1], env=env)
 
 
 def cli_results(procs: dict[str, subprocess.Popen], timeout: float = 60) -> dict[str, tuple[int, str, str]]:

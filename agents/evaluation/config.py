@@ -56,6 +56,10 @@ class EvalConfig(BaseModel):
     trace: Literal["off", "failures", "all"] = "off"
     #: Prices of 1,000 prompt and 1,000 completion tokens: the run's cost from ``agent_stats``.
     price_per_1k_tokens: tuple[float, float] | None = None
+    #: Seconds one ``act`` may take, and one whole episode (``--agent-timeout STEP[,EPISODE]``);
+    #: past either, the worker process is killed and the episode recorded as the agent's failure.
+    step_timeout: float | None = None
+    episode_timeout: float | None = None
 
     def saved_json(self) -> str:
         """The config as ``config.json`` holds it: secret-looking agent options read ``"***"``."""

@@ -30,11 +30,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from shopsim.agents.episode import sum_counts
+from shopsim.agents.episode import agent_failure_counts, sum_counts
 from shopsim.agents.evaluation.config import EvalConfig, forget_shop, run_shop
+from shopsim.agents.evaluation.pool import run_todo
 from shopsim.agents.evaluation.run_files import merge_traces, read_episodes, resume_note, write_atomic
 from shopsim.agents.evaluation.run_meta import run_metadata
-from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs, run_todo
+from shopsim.agents.evaluation.worker import TRACE_DIR, clear_part_dirs
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.breakdown import breakdown, goal_groups
 from shopsim.agents.reports.cost import cost_summary
@@ -146,6 +147,12 @@ def _check_config(cfg: EvalConfig) -> None:
                           f"--adapter browser (this run uses --adapter {cfg.adapter})")
     if cfg.address is not None and cfg.executor != "ray":
         raise ConfigError(f"--address {cfg.address} names a Ray cluster: it needs --executor ray")
+    if cfg.executor == "ray" and (cfg.step_timeout is not None or cfg.episode_timeout is not None):
+        raise ConfigError("--agent-timeout is enforced by the local executor's worker processes: "
+                          "it needs --executor local")
+    for name, limit in (("step", cfg.step_timeout), ("episode", cfg.episode_timeout)):
+        if limit is not None and not 0 < limit < float("inf"):
+            raise ConfigError(f"--agent-timeout: the {name} limit must be a positive number of seconds, not {limit}")
     if cfg.executor == "ray":  # without Ray, one line that says how to get it
         from shopsim.agents.evaluation.ray_executor import require_ray
 
@@ -284,6 +291,9 @@ def _finish(ctx: _Run, *, status: str, reason: str | None = None) -> tuple[Summa
     asking = asking_split(records)
     if asking is not None:  # a multi-turn run: reward with and without asking the shopper
         extra["asking"] = asking
+    failed = agent_failure_counts(r.get("agent_failure") for r in records)
+    if failed is not None:  # episodes the agent itself failed (raised, exited, bad action, timed out)
+        extra["agent_failures"] = failed
     spend = sum_counts(records)
     if spend is not None:
         extra["agent_stats"] = spend

@@ -4,11 +4,10 @@ Each worker builds its own page source (and browser: one context and page for al
 cleared between them; images and stylesheets only when screenshots or traces are kept) and runs a
 slice of the goals through the one episode loop (:func:`shopsim.agents.episode.run_episode`), whose
 step hook writes every step to its ``traces.part<N>.jsonl``; every finished episode goes to the
-parent through a queue. With ``trace`` on, each browser episode's Playwright trace is saved as
+parent (``agents.evaluation.pool``). With ``trace`` on, each browser episode's Playwright trace is saved as
 ``traces/goal-<N>.zip`` (with ``failures``, only when the episode's r_success is 0) and its path
 recorded in the episode.
-Worker processes are the parent's to stop: on Ctrl-C, SIGTERM or an error the parent terminates
-them, so an aborted run never leaves browsers behind. :class:`EpisodePlayer` is the part both
+:class:`EpisodePlayer` is the part both
 executors share: the Ray actors (``agents.evaluation.ray_executor``) play episodes with it too.
 """
 
@@ -17,25 +16,22 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import pickle
-import queue
 import shutil
-from collections.abc import Callable
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from shopsim.adapters.env import ShopEnv
-from shopsim.agents.episode import Step, agent_counts, counts_since, run_episode
+from shopsim.agents.episode import EpisodeResult, Step, agent_counts, counts_since, run_episode
 from shopsim.agents.evaluation.config import EvalConfig, run_shop
 from shopsim.agents.redact import Scrubber
 from shopsim.agents.reports.metrics import episode_row
 from shopsim.agents.transfer.replay_goals import ReplayGoals
-from shopsim.errors import SourceError
 from shopsim.simsite.profiles import get_profile
 
-__all__ = ["TRACE_DIR", "EpisodePlayer", "clear_part_dirs", "run_todo", "trace_name"]
+__all__ = ["TRACE_DIR", "Clock", "EpisodePlayer", "Slice", "clear_part_dirs", "episode_record", "play_slice", "trace_name"]
 
 TRACE_DIR = "traces"
 
@@ -147,6 +143,8 @@ class EpisodePlayer:
         from shopsim.agents.registry import make_agent
 
         self.cfg, self.part = cfg, part
+        #: A watched worker's clock, shared with its parent (see :class:`Clock`); None in-process.
+        self.watch: Clock | None = None
         self.scrub = Scrubber.for_run(cfg.agent_options)
         self.replay = ReplayGoals.for_run(cfg)
         # Only the in-process adapter scores purchases here; remote sources are scored by the server.
@@ -205,21 +203,84 @@ class EpisodePlayer:
         writer = _StepWriter(g, traces, bundle, self.v8, self.scrub, source=self.source,
                              screenshots=Path(cfg.out) / "screenshots" if shots else None)
         spent_before = agent_counts(self.agent)
-        result = run_episode(self.env, self.agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
-        # WebShop runs keep their record shape (resumable across versions); v8 records the ending.
-        rec = {**result.model_dump(exclude={"dialogue"} if self.v8 else {"termination", "environment_version", "turns", "dialogue"}),
-               "unique_items": len(writer.visited),
-               "searches": sum(a.lower().startswith("search[") for a in result.actions), **bundle}
-        if result.dialogue is not None:  # a multi-turn v8 episode: its questions, answers and count
-            rec.update(asks=len(result.dialogue), dialogue=result.dialogue)
+        agent: Any = self.agent if self.watch is None else _Watched(self.agent, self.watch)
+        result = run_episode(self.env, agent, g, seed=cfg.seed, max_steps=cfg.max_steps, on_step=writer)
+        rec = episode_record(result, self.v8, len(writer.visited), bundle)
         spent = counts_since(self.agent, spent_before)
         if spent is not None:  # an LLM agent's tokens, protocol errors, repairs, fallbacks, retries
             rec["agent_stats"] = spent
         return rec
 
 
+def episode_record(result: EpisodeResult, v8: bool, unique_items: int = 0,
+                   bundle: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An episode's ``episodes.jsonl`` record. WebShop runs keep their record shape (resumable
+    across versions); v8 records the ending; ``agent_failure`` is there only when the agent failed.
+    """
+    drop = {"dialogue"} if v8 else {"termination", "environment_version", "turns", "dialogue"}
+    if result.agent_failure is None:
+        drop.add("agent_failure")
+    rec = {**result.model_dump(exclude=drop), "unique_items": unique_items,
+           "searches": sum(a.lower().startswith("search[") for a in result.actions), **(bundle or {})}
+    if result.dialogue is not None:  # a multi-turn v8 episode: its questions, answers and count
+        rec.update(asks=len(result.dialogue), dialogue=result.dialogue)
+    return rec
+
+
+class Clock:
+    """What a watched worker is doing, in memory shared with its parent: the goal in play (-1 before
+    the first), when its episode began, when the ``act`` in progress began (0: none) and the step.
+
+    Plain stores, no message per step (a pipe round per ``act`` cost ~0.25 ms on a loaded machine);
+    the parent reads it a few times a second (``agents.evaluation.pool``). ``time.monotonic`` is
+    the machine's clock, the same in both processes.
+    """
+
+    GOAL, STARTED, ACTING, STEP = range(4)
+
+    def __init__(self, shared: Any):
+        self.shared = shared  # a multiprocessing RawArray("d", 4)
+
+    def start(self, goal: int) -> None:
+        """Episode ``goal`` begins."""
+        self.shared[self.ACTING], self.shared[self.STEP] = 0.0, 0.0
+        self.shared[self.STARTED] = time.monotonic()
+        self.shared[self.GOAL] = goal  # last: a reader that sees the new goal sees its start time
+
+    def acting(self, step: int | None) -> None:
+        """``act`` number ``step`` begins (None: it returned)."""
+        if step is None:
+            self.shared[self.ACTING] = 0.0
+            self.shared[self.STEP] += 1
+        else:
+            self.shared[self.ACTING] = time.monotonic()
+
+
+class _Watched:
+    """An agent whose every ``act`` is clocked (:class:`Clock`) for the parent, which kills the process
+    when it overruns; everything else is the agent's own.
+    """
+
+    def __init__(self, agent: Any, clock: Clock):
+        self._agent, self._clock, self._step = agent, clock, 0
+
+    def reset(self, seed: int | None = None) -> None:
+        self._agent.reset(seed=seed)
+
+    def act(self, observation: Any, valid_actions: dict[str, Any], info: dict[str, Any]) -> Any:
+        self._clock.acting(self._step)
+        try:
+            return self._agent.act(observation, valid_actions, info)
+        finally:
+            self._clock.acting(None)
+            self._step += 1
+
+    def __getattr__(self, name: str) -> Any:  # ``stats`` and the rest
+        return getattr(self._agent, name)
+
+
 @dataclass(frozen=True)
-class _Slice:
+class Slice:
     """One worker's share of a run: the config (JSON, to cross into a spawned process), its goals, its part."""
 
     cfg_json: str
@@ -227,91 +288,22 @@ class _Slice:
     part: int
 
 
-def _worker(work: _Slice, sink: _Sink) -> None:
-    """Run the slice's goals in this process; append steps to its part's trace file; hand off episodes."""
+def play_slice(work: Slice, sink: _Sink, clock: Clock | None = None) -> None:
+    """Run the slice's goals in this process; append steps to its part's trace file; hand off episodes.
+
+    ``clock`` (a watched worker process): each episode and each ``act`` is clocked there, so the
+    parent can time the agent from outside.
+    """
     cfg = EvalConfig.model_validate_json(work.cfg_json)
     with EpisodePlayer(cfg, work.part, len(work.goals)) as player, \
             open(Path(cfg.out) / f"traces.part{work.part}.jsonl", "a", encoding="utf-8") as traces:
+        player.watch = clock
         for g in work.goals:
+            if clock is not None:
+                clock.start(g)
             rec = player.play(g, traces)
             traces.flush()
             sink.put(("episode", rec))
-
-
-def _child(work: _Slice, q: Any) -> None:
-    """A worker process: episodes, then ``done``; an error goes to the parent as an exception."""
-    try:
-        _worker(work, q)
-    except KeyboardInterrupt:  # Ctrl-C reaches the whole process group; the parent reports it
-        return
-    except BaseException as exc:  # everything goes to the parent, which ends the run
-        try:
-            pickle.dumps(exc)
-            q.put(("error", exc))
-        except Exception:
-            q.put(("error", SourceError(f"worker {work.part}: {type(exc).__name__}: {exc}")))
-        return
-    q.put(("done", work.part))
-
-
-def run_todo(cfg: EvalConfig, todo: list[int], take: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``todo`` in one or more processes; ``take`` gets each episode record as it finishes.
-
-    A worker's error ends the run (raised here, finished episodes kept); any way out of here
-    (error, Ctrl-C, SIGTERM turned into an exception) terminates the worker processes first.
-    """
-    workers = max(1, min(cfg.workers, len(todo)))
-    slices = [todo[i::workers] for i in range(workers)]
-    if workers == 1:
-        class _Direct:
-            def put(self, item: Any) -> None:
-                take(item[1])
-
-        _worker(_Slice(cfg.model_dump_json(), slices[0], 0), _Direct())
-        return
-    import multiprocessing as mp
-
-    # Spawn, not fork: the parent may hold a server thread and a Playwright browser that a forked
-    # child would inherit half-alive.
-    ctx = mp.get_context("spawn")
-    q = ctx.Queue()
-    procs = [ctx.Process(target=_child, args=(_Slice(cfg.model_dump_json(), s, i), q), daemon=True)
-             for i, s in enumerate(slices)]
-    running = set(range(workers))
-
-    def handle(kind: str, payload: Any) -> None:
-        if kind == "episode":
-            take(payload)
-        elif kind == "done":
-            running.discard(payload)
-        else:
-            raise payload
-
-    try:
-        for p in procs:
-            p.start()
-        while running:
-            try:
-                handle(*q.get(timeout=0.2))
-                continue
-            except queue.Empty:
-                pass
-            if not any(procs[i].exitcode is not None for i in running):
-                continue
-            with contextlib.suppress(queue.Empty):  # a finished worker's last words are in the pipe
-                while True:
-                    handle(*q.get(timeout=0.5))
-            gone = [i for i in sorted(running) if procs[i].exitcode is not None]
-            if gone:  # killed (out of memory, a signal) without finishing its goals
-                raise SourceError(f"worker {gone[0]} stopped before finishing its goals "
-                                  f"(exit code {procs[gone[0]].exitcode})")
-    finally:
-        for p in procs:
-            if p.is_alive():
-                p.terminate()
-        for p in procs:
-            p.join(timeout=30)
-        q.close()
 
 
 def clear_part_dirs(out: Path) -> None:

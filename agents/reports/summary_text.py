@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["breakdown_lines", "run_line", "summary_rows", "with_ci"]
+__all__ = ["agent_failure_line", "breakdown_lines", "run_line", "summary_rows", "with_ci"]
 
 _MAX_GROUPS = 12
 
@@ -99,3 +99,9 @@ def run_line(meta: Mapping[str, Any]) -> str:
     parts.append(f"seed {meta.get('seed', '?')}")
     parts.append(f"engine {meta.get('engine', '?')}")
     return "  " + " · ".join(parts)
+
+
+def agent_failure_line(failed: Mapping[str, Any], where: str) -> str:
+    """One line for the episodes the agent failed (``agent_failure_counts``); ``where`` holds the reasons."""
+    kinds = ", ".join(f"{k} {v}" for k, v in failed["by_kind"].items())
+    return f"agent failures: {failed['episodes']} episodes ({kinds}); each one's reason: {where}"

@@ -25,6 +25,7 @@ from shopsim.agents.evaluation.config import EvalConfig
 from shopsim.agents.evaluation.run_meta import git_commit
 from shopsim.agents.evaluation.runner import run_eval
 from shopsim.agents.redact import Scrubber, is_secret_key, redact_mapping
+from shopsim.agents.registry import AGENTS, register_agent
 from shopsim.agents.rule import RuleAgent
 from shopsim.cli import main
 from shopsim.simsite.catalog import default_catalog_dir
@@ -230,22 +231,26 @@ def test_terminal_prints_intervals(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 # ---- aborted runs -------------------------------------------------------------------------------
-class FailsOnGoal3(RuleAgent):
-    """The rule agent, until goal 3 (the runner seeds an episode with seed + goal)."""
+class StoppedOnGoal3(RuleAgent):
+    """The rule agent, until Ctrl-C lands in it on goal 3 (the runner seeds an episode with seed + goal).
+    An agent's own exception would only fail its episode (``tests/agents/evaluation/test_hostile_agents.py``).
+    """
 
     def reset(self, seed: int | None = None) -> None:
         if seed == 3:
-            raise RuntimeError("the agent broke on goal 3")
+            raise KeyboardInterrupt
         super().reset(seed)
 
 
-def test_an_error_leaves_an_aborted_summary_and_resumes(tmp_path: Path) -> None:
+def test_a_stop_leaves_an_aborted_summary_and_resumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
-    cfg = EvalConfig(agent="test_eval_reports:FailsOnGoal3", goals=list(range(6)), out=str(out))
-    with pytest.raises(RuntimeError, match="broke on goal 3"):
+    monkeypatch.setitem(AGENTS, "test-stopped", AGENTS["rule"])
+    register_agent("test-stopped", lambda seed, opts: StoppedOnGoal3())  # built in: played in this process
+    cfg = EvalConfig(agent="test-stopped", goals=list(range(6)), out=str(out))
+    with pytest.raises(KeyboardInterrupt):
         run_eval(cfg, progress=False)
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["status"] == "aborted" and summary["reason"] == "RuntimeError: the agent broke on goal 3"
+    assert summary["status"] == "aborted" and summary["reason"] == "interrupted (Ctrl-C)"
     assert summary["episodes"] == 3 and summary["episodes_missing"] == 3
     assert [r["goal_index"] for r in read_jsonl(out / "episodes.jsonl")] == [0, 1, 2]
     report = (out / "report.html").read_text()

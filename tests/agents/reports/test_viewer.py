@@ -15,6 +15,7 @@ from conftest import ServerThread
 
 from shopsim.agents.evaluation.config import EvalConfig
 from shopsim.agents.evaluation.runner import run_eval
+from shopsim.agents.registry import AGENTS, register_agent
 from shopsim.agents.reports.compare import compare_runs
 from shopsim.agents.reports.viewer import viewer_routes
 from shopsim.agents.rule import RuleAgent
@@ -24,11 +25,11 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
 
 
 class BreaksOnGoal2(RuleAgent):
-    """The rule agent, until goal 2."""
+    """The rule agent, until Ctrl-C lands in it on goal 2 (an agent's own error is only its episode's failure)."""
 
     def reset(self, seed: int | None = None) -> None:
         if seed == 2:
-            raise RuntimeError("broke on goal 2")
+            raise KeyboardInterrupt
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +38,13 @@ def runs(tmp_path_factory) -> Path:
     run_eval(EvalConfig(agent="rule", goals=list(range(5)), out=str(root / "rule")), progress=False)
     run_eval(EvalConfig(agent="random", goals=list(range(3)), out=str(root / "exp" / "random")), progress=False)
     (root / "rule" / "screenshots" / "0-1.png").write_bytes(PNG)
-    with pytest.raises(RuntimeError):
-        run_eval(EvalConfig(agent="test_viewer:BreaksOnGoal2", goals=list(range(4)), out=str(root / "aborted")),
-                 progress=False)
+    register_agent("test-viewer-breaks", lambda seed, opts: BreaksOnGoal2())  # built in: played in this process
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_eval(EvalConfig(agent="test-viewer-breaks", goals=list(range(4)), out=str(root / "aborted")),
+                     progress=False)
+    finally:
+        AGENTS.pop("test-viewer-breaks")
     killed = root / "killed"  # a run killed before it could write a summary: episodes only
     killed.mkdir()
     shutil.copy(root / "rule" / "config.json", killed / "config.json")
@@ -173,7 +178,7 @@ def test_aborted_and_incomplete_runs_are_listed_with_their_status(client):
     assert 'href="/runs/aborted"' in r.text and 'href="/runs/killed"' in r.text
     row = r.text[r.text.index('href="/runs/aborted"'):]
     row = row[:row.index("</tr>")]
-    assert "aborted" in row and "RuntimeError: broke on goal 2" in row
+    assert "aborted" in row and "interrupted (Ctrl-C)" in row
     row = r.text[r.text.index('href="/runs/killed"'):]
     row = row[:row.index("</tr>")]
     assert "incomplete" in row and "no summary.json" in row and ">2</td>" in row  # two episodes so far
@@ -181,7 +186,7 @@ def test_aborted_and_incomplete_runs_are_listed_with_their_status(client):
     report = client.get("/runs/killed")
     assert report.status_code == 200 and "Incomplete run" in report.text and "2 of 5 goals finished" in report.text
     aborted = client.get("/runs/aborted")
-    assert "Aborted run" in aborted.text and "RuntimeError: broke on goal 2" in aborted.text
+    assert "Aborted run" in aborted.text and "interrupted (Ctrl-C)" in aborted.text
 
 
 def test_compare_button_shows_the_paired_comparison(client, runs):
