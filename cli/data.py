@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -124,21 +125,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Check every store file's SHA-256 against the manifest; re-stamp the store when all agree."""
+    """Check every store file's SHA-256 and recorded setting; re-stamp the store when all agree."""
     from shopsim.simsite.store import is_store, verify_store
+    from shopsim.simsite.store.manifest import STAMP
 
     if not is_store(args.store):
         raise DataError(f"{args.store}: not a prepared store (no store.json); prepare one with shopsim data prepare")
+    restamped = not os.path.lexists(Path(args.store) / STAMP)
     t0 = time.perf_counter()
     m = verify_store(Path(args.store))
     seconds = time.perf_counter() - t0
     size = sum(f.size for f in m.files.values())
     if args.json:
         print(json.dumps({"ok": True, "store": args.store, "files": len(m.files), "bytes": size,
-                          "seconds": round(seconds, 3)}))
+                          "seconds": round(seconds, 3), "stamp_rewritten": restamped}))
         return 0
     print(f"shopsim data verify: {args.store}: ok, {len(m.files)} files, {size / 1e6:.1f} MB match the manifest's "
-          f"SHA-256 ({seconds:.1f} s)")
+          f"SHA-256 and settings ({seconds:.1f} s)" + (f"; {STAMP} was missing: written again" if restamped else ""))
     return 0
 
 

@@ -45,6 +45,7 @@ from shopsim.simsite.store.manifest import (
     StoreManifest,
     file_sha256,
     is_store,
+    sample_sha256,
     write_manifest,
 )
 from shopsim.simsite.store.tags import tag_store, titles_kept
@@ -89,7 +90,8 @@ class _Files:
         return _HashedWriter(path)
 
     def done(self, name: str, writer: _HashedWriter) -> None:
-        self.entries[name] = writer.close().model_copy(update={"name": name})
+        entry = writer.close()
+        self.entries[name] = entry.model_copy(update={"name": name, "sample": sample_sha256(writer.path)})
 
     def array(self, name: str, value: np.ndarray) -> None:
         writer = self.open(name)
