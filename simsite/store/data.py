@@ -21,7 +21,7 @@ import numpy as np
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
 from shopsim.simsite.store.blob import Blob
-from shopsim.simsite.store.index import StoreIndex, load_mapped
+from shopsim.simsite.store.index import MapGuard, StoreIndex, load_mapped
 from shopsim.simsite.store.manifest import StoreManifest, check_store, verify_files, write_stamp
 from shopsim.simsite.store.tags import NOUN_FILES, StoreTags
 from shopsim.simsite.store.views import (
@@ -52,7 +52,8 @@ class StoreData:
 
     def __init__(self, root: Path, manifest: StoreManifest):
         self.root, self.manifest = root, manifest
-        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy") for name in ARRAYS}
+        self.guard = MapGuard()
+        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy", self.guard) for name in ARRAYS}
         self._products = Blob(root / "products.bin")
         self._human = Blob(root / "human.bin")
         self._offsets = self.arrays["products_offsets"]
@@ -63,7 +64,7 @@ class StoreData:
         self._width = self._asins.dtype.itemsize
         self.count = len(self._asins)
         self._recent: dict[str, int] = {}
-        self.index = StoreIndex(root, self, self.arrays["id_rank"])
+        self.index = StoreIndex(root, self, self.arrays["id_rank"], self.guard)
 
     @classmethod
     def open(cls, root: str | Path) -> StoreData:
@@ -85,6 +86,7 @@ class StoreData:
         doc = self._recent.get(asin)
         if doc is not None:
             return doc
+        self.guard.check()  # a page's lookup: the ASIN arrays, then offsets, prices, goals are read
         key = asin.encode("utf-8", "surrogatepass")
         if len(key) > self._width or b"\0" in key or not key:
             return None
@@ -108,6 +110,7 @@ class StoreData:
 
     def product_bytes(self, doc: int) -> bytes:
         """Document ``doc``'s product, as the JSON stored."""
+        self.guard.check()
         return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))
 
     def human_records(self, doc: int) -> list[dict[str, Any]]:

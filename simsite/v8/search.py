@@ -368,8 +368,12 @@ def save_index(engine_or_products: V8SearchEngine | Sequence[V8Product], directo
     out.mkdir(parents=True, exist_ok=True)
     manifest = out / MANIFEST_NAME
     manifest.unlink(missing_ok=True)
-    engine.save(out / _FILES[engine.kind])
-    saved = _manifest(engine) | {"index_sha256": _index_sha256(out / _FILES[engine.kind])}
+    final = out / _FILES[engine.kind]
+    tmp = final.with_name(final.name + ".tmp")  # written beside and renamed: never rewritten in place
+    tmp.unlink(missing_ok=True)
+    engine.save(tmp)
+    tmp.replace(final)
+    saved = _manifest(engine) | {"index_sha256": _index_sha256(final)}
     tmp = out / (MANIFEST_NAME + ".tmp")
     tmp.write_text(json.dumps(saved, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     tmp.replace(manifest)

@@ -16,6 +16,7 @@ from typing import Any
 
 from shopsim.errors import DataError
 from shopsim.simsite.datafiles import read_data_file
+from shopsim.simsite.user_cache import write_atomic
 from shopsim.simsite.v8.records import MAX_V8_JSON_BYTES, parse_v8_records, read_v8_json
 
 __all__ = ["PREPARED_FORMAT", "PrepareReport", "open_v8_data", "prepare_v8"]
@@ -75,7 +76,7 @@ def _copy_source_splits(manifest: str | Path | None, dest: Path) -> None:
     raw = read_data_file(src, MAX_V8_JSON_BYTES)
     if _sha256(raw) != want.lower():
         raise DataError(f"{src}: sha256 differs from task_splits_sha256 in {manifest}: the split file is not the one expected")
-    (dest / SOURCE_SPLITS_FILE).write_bytes(raw)
+    write_atomic(dest, SOURCE_SPLITS_FILE, lambda f: f.write(raw))
 
 
 def _verified_records(src: Path, manifest: str | Path | None, verify: bool) -> tuple[Any, dict[str, str]]:
@@ -125,11 +126,15 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     kept = parse_v8_records(kept_records, str(src))
     dest = Path(out)
     dest.mkdir(parents=True, exist_ok=True)
+    # every file is written beside its place and renamed into it (a server that has the folder open
+    # never reads a half-written file), and the manifest goes first and comes back last: until
+    # then the folder is not a prepared folder, not a mix of the old one and the new
+    (dest / MANIFEST).unlink(missing_ok=True)
     products_bytes = gzip.compress(json.dumps(kept_records, ensure_ascii=False).encode("utf-8"), mtime=0)
-    (dest / PRODUCTS).write_bytes(products_bytes)
+    write_atomic(dest, PRODUCTS, lambda f: f.write(products_bytes))
     _copy_source_splits(manifest, dest)
-    (dest / EXCLUSIONS).write_text(json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n",
-                                   encoding="utf-8")
+    excluded = (json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    write_atomic(dest, EXCLUSIONS, lambda f: f.write(excluded))
     index = make_engine(kept.products, engine)
     save_index(index, dest / INDEX_DIR)
     report = PrepareReport(
@@ -147,7 +152,8 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
         persona_tasks=sum(t.task_mode == "persona" for t in kept.tasks),
         engine=engine,
     )
-    (dest / MANIFEST).write_text(json.dumps(dict(report), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    written = (json.dumps(dict(report), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    write_atomic(dest, MANIFEST, lambda f: f.write(written))
     return report
 
 

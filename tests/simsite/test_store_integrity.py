@@ -127,3 +127,59 @@ def test_a_deleted_stamp_is_written_again_after_the_full_check(store: Path) -> N
     assert code == 0 and "stamp.json was missing: written again" in out
     assert os.path.exists(store / "stamp.json")
     Shop.load(store)
+
+
+_TRUNCATE_WHILE_OPEN = r"""
+import os, sys
+from pathlib import Path
+from shopsim.errors import DataError
+from shopsim.simsite.shop import Shop
+
+for root, name in zip(sys.argv[1::2], sys.argv[2::2]):
+    shop = Shop.load(root)
+    asins = list(shop.product_list[i].asin for i in range(3))  # read (and cached) before the damage
+    assert shop.search_engine.search("shoes", 5) is not None
+    os.truncate(Path(root) / name, 0)
+    for what, call in (("search", lambda: shop.search_engine.search("red cotton", 5)),
+                       ("page", lambda: shop.products[shop.product_list[40].asin])):
+        try:
+            call()
+            print(name, what, "served")
+        except DataError as exc:
+            print(name, what, "refused:", exc)
+"""
+
+
+@pytest.mark.slow
+def test_a_store_file_truncated_while_open_fails_the_request_not_the_process(stores: tuple[Path, Path],
+                                                                            tmp_path: Path) -> None:
+    """Before: SIGBUS killed the process (under ``shopsim serve``, the server) at the next search."""
+    import subprocess
+    import sys
+
+    names = ("products_offsets.npy", "asins.npy", "index/docs.npy", "index/terms.bin")
+    args = []
+    for k, name in enumerate(names):
+        shutil.copytree(stores[0], tmp_path / f"s{k}")
+        args += [str(tmp_path / f"s{k}"), name]
+    ran = subprocess.run([sys.executable, "-c", _TRUNCATE_WHILE_OPEN, *args], capture_output=True, text=True,
+                         timeout=120)
+    assert ran.returncode == 0, (ran.returncode, ran.stderr[-2000:])
+    lines = ran.stdout.splitlines()
+    assert len(lines) == 2 * len(names), ran.stdout
+    for line in lines:
+        name, _, outcome = line.split(" ", 2)
+        assert outcome.startswith("refused:") and f"{name}: truncated while the store is open" in outcome, line
+
+
+def test_preparing_over_an_open_store_keeps_the_open_one_serving(tmp_path: Path) -> None:
+    gen.generate(tmp_path / "cat", 200, seed=4)
+    store = tmp_path / "store"
+    prepare_store(tmp_path / "cat", store, workers=1)
+    old = Shop.load(store)
+    before = old.search_engine.search("shoes", 10)
+    prepare_store(tmp_path / "cat", store, seed=9, workers=1)  # renamed into place; the old one renamed aside
+    assert old.search_engine.search("shoes", 10) == before
+    assert [p.asin for p in old.product_list[:50]] == [p.asin for p in Shop.load(store).product_list[:50]]
+    assert json.loads((store / "store.json").read_text())["seed"] == 9
+    assert not (tmp_path / "store.old").exists() and not (tmp_path / "store.partial").exists()
