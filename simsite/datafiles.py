@@ -165,6 +165,8 @@ def load_json(path: Path) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, an over-long integer, deep nesting
         raise DataError(f"{path}: not valid JSON: {exc}") from exc
+    except MemoryError as exc:
+        raise DataError(f"{path}: too large to parse in the memory left ({len(text):,} characters)") from exc
 
 
 def iter_jsonl(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:

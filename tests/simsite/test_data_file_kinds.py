@@ -233,3 +233,28 @@ def test_a_damaged_npy_header_is_one_data_error(small_store: Path, tmp_path: Pat
     bad.write_bytes(bytes(raw))
     with pytest.raises(DataError, match=r"asins\.npy: not a readable \.npy array"):
         load_mapped(bad)
+
+
+def test_a_fifo_planted_in_the_noun_table_cache_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+    from shopsim.simsite.noun_table import read_table
+
+    fifo = tmp_path / "shopsim-nouns-0123456789abcdef.json"
+    os.mkfifo(fifo)
+    box: list[object] = []
+    t = threading.Thread(target=lambda: box.append(read_table(fifo, "k", ["a title"])), daemon=True)
+    t.start()
+    t.join(60)
+    if t.is_alive():
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        pytest.fail("read_table blocked on a FIFO")
+    assert box == [None]  # not the table: the tags are computed again
+
+
+def test_a_json_catalog_behind_a_fifo_is_one_line_on_the_cli(tmp_path: Path) -> None:
+    cat = tmp_path / "cat"
+    gen.generate(cat, 50, seed=1)
+    items = cat / gen.ITEMS_FILE
+    items.unlink()
+    os.mkfifo(items)
+    code, err = cli("search", "shoes", "--data", str(cat))
+    assert code == 2 and err.count("\n") == 1 and f"{items}: cannot read: a FIFO (named pipe)" in err, err
