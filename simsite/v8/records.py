@@ -172,14 +172,17 @@ def public_persona(persona: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 # ---- reading -------------------------------------------------------------------------------------
-def read_v8_json(path: str | Path) -> tuple[Any, bytes]:
+def read_v8_json(path: str | Path, raw: bytes | None = None) -> tuple[Any, bytes]:
     """Read ``.json`` or ``.json.gz``; returns the parsed JSON and the decompressed bytes.
 
-    Both the file and its inflated JSON are bounded by :data:`MAX_V8_JSON_BYTES` (v8 catalogs are
-    a few MB), so neither a sparse huge file nor a gzip bomb can exhaust memory.
+    ``raw``: the file's bytes when the caller has read (and checked) them already, so what is
+    parsed is what was checked, not a second read of a file that may have changed since. Both the
+    file and its inflated JSON are bounded by :data:`MAX_V8_JSON_BYTES` (v8 catalogs are a few
+    MB), so neither a sparse huge file nor a gzip bomb can exhaust memory.
     """
     p = Path(path)
-    raw = read_data_file(p, MAX_V8_JSON_BYTES)
+    if raw is None:
+        raw = read_data_file(p, MAX_V8_JSON_BYTES)
     if raw[:2] == b"\x1f\x8b":
         raw = _gunzip(p, raw)
     try:

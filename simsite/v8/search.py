@@ -219,9 +219,10 @@ class BM25Engine:
                      lengths=self.lengths)
 
     @classmethod
-    def load(cls, path: Path, products: Sequence[V8Product], catalog_sha: str) -> BM25Engine:
-        """Read an index written by :meth:`save` for these products."""
-        raw = read_data_file(path, MAX_INDEX_BYTES)
+    def load(cls, path: Path, products: Sequence[V8Product], catalog_sha: str, raw: bytes | None = None) -> BM25Engine:
+        """Read an index written by :meth:`save` for these products (``raw``: its bytes, already read)."""
+        if raw is None:
+            raw = read_data_file(path, MAX_INDEX_BYTES)
         try:
             with np.load(io.BytesIO(raw), allow_pickle=False) as z:
                 blob = z["vocab"].tobytes().decode("utf-8")
@@ -408,8 +409,10 @@ def load_index(directory: str | Path, products: Sequence[V8Product]) -> V8Search
         raise DataError(f"stale index: {path}: catalog_sha256 {str(saved.get('catalog_sha256'))[:12]}… does not "
                         f"match the catalog's {sha[:12]}…; rebuild with shopsim data prepare")
     index_path = d / _FILES[kind]
-    if saved.get("index_sha256") != _index_sha256(index_path):
+    raw = read_data_file(index_path, MAX_INDEX_BYTES)
+    if saved.get("index_sha256") != hashlib.sha256(raw).hexdigest():
         raise DataError(f"{index_path}: not the index {path} describes (index_sha256 differs: swapped, altered, or "
                         "written by an older shopsim); rebuild with shopsim data prepare")
-    cls = BM25Engine if kind == "numpy" else Fts5Engine
-    return cls.load(index_path, products, sha)
+    if kind == "numpy":
+        return BM25Engine.load(index_path, products, sha, raw)  # the bytes just checked, not a second read
+    return Fts5Engine.load(index_path, products, sha)

@@ -89,7 +89,7 @@ def _verified_records(src: Path, manifest: str | Path | None, verify: bool) -> t
     if manifest is not None and not verify:
         raise DataError("--manifest and --no-verify contradict each other: give one")
     raw_archive = read_data_file(src, MAX_V8_JSON_BYTES)
-    data, raw_json = read_v8_json(src)
+    data, raw_json = read_v8_json(src, raw_archive)
     sums = {"archive_sha256": _sha256(raw_archive), "json_sha256": _sha256(raw_json)}
     for key, want in _expected_sums(manifest).items():
         if sums[key] != want:
@@ -181,7 +181,7 @@ def open_v8_data(data: str | Path | None, *, engine: str = "default", task_ids: 
         raw = read_data_file(path, MAX_V8_JSON_BYTES)
         if _sha256(raw) != manifest.get("products_sha256"):
             raise DataError(f"{path}: checksum differs from {MANIFEST}: the prepared data was altered; prepare it again")
-        catalog = load_v8_catalog(path)
+        catalog = parse_v8_records(read_v8_json(path, raw)[0], str(path))  # the bytes just checked
         index = load_index(root / INDEX_DIR, catalog.products)
         return V8Shop(catalog, index, task_ids=task_ids)
     catalog = load_v8_catalog(find_v8_catalog(data))
