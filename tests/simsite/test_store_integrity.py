@@ -183,3 +183,27 @@ def test_preparing_over_an_open_store_keeps_the_open_one_serving(tmp_path: Path)
     assert [p.asin for p in old.product_list[:50]] == [p.asin for p in Shop.load(store).product_list[:50]]
     assert json.loads((store / "store.json").read_text())["seed"] == 9
     assert not (tmp_path / "store.old").exists() and not (tmp_path / "store.partial").exists()
+
+
+@pytest.mark.slow
+def test_shopsim_serve_survives_a_store_file_truncated_under_it(stores: tuple[Path, Path], tmp_path: Path) -> None:
+    """Before: the server died of SIGBUS at the next search; now that request fails, naming the file."""
+    import httpx
+
+    from tests.simsite.test_shutdown import _Served
+
+    store = tmp_path / "s"
+    shutil.copytree(stores[0], store)
+    served = _Served("webshop", tmp_path, ("--data", str(store)))
+    try:
+        served.wait_ready()
+        assert httpx.get(f"{served.base}/search_results/fixed_1/shoes/1", timeout=30).status_code == 200
+        os.truncate(store / "index" / "docs.npy", 0)
+        r = httpx.get(f"{served.base}/search_results/fixed_1/red+cotton/1", timeout=30)
+        assert r.status_code == 503 and "docs.npy: truncated while the store is open" in r.text, r.text[-500:]
+        assert served.proc.poll() is None, served.output()
+        assert httpx.get(f"{served.base}/api/health", timeout=30).status_code == 200
+        assert "Traceback" not in served.output() and "shopsim: data error: " in served.output()
+    finally:
+        served.proc.terminate()
+        served.proc.wait(30)
