@@ -258,3 +258,13 @@ def test_a_json_catalog_behind_a_fifo_is_one_line_on_the_cli(tmp_path: Path) -> 
     os.mkfifo(items)
     code, err = cli("search", "shoes", "--data", str(cat))
     assert code == 2 and err.count("\n") == 1 and f"{items}: cannot read: a FIFO (named pipe)" in err, err
+
+
+def test_data_verify_checks_a_v8_prepared_folder(v8_copy: Path, tmp_path: Path) -> None:
+    code, err = cli("data", "verify", str(v8_copy))
+    assert code == 0 and not err
+    write_v8(tmp_path / "other.json.gz", 60, seed=4)
+    prepare_v8(tmp_path / "other.json.gz", tmp_path / "other", engine="numpy", verify=False)
+    shutil.copy(tmp_path / "other" / "index" / "search_index.npz", v8_copy / "index" / "search_index.npz")
+    code, err = cli("data", "verify", str(v8_copy))
+    assert code == 2 and err.count("\n") == 1 and "index_sha256 differs" in err, err
