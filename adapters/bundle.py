@@ -52,8 +52,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from shopsim.errors import DataError, SourceError, first_problem
+from shopsim.regular_files import file_kind, read_regular_file
 from shopsim.simsite.models import Goal
-from shopsim.translators.guard import MAX_PAGE_BYTES, file_kind, read_regular_file
+from shopsim.translators.guard import MAX_PAGE_BYTES
 
 __all__ = [
     "BUNDLE_FORMAT",

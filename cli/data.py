@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -124,21 +125,43 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """Check every store file's SHA-256 against the manifest; re-stamp the store when all agree."""
+    """Check every store file's SHA-256 and recorded setting; re-stamp the store when all agree."""
     from shopsim.simsite.store import is_store, verify_store
+    from shopsim.simsite.store.manifest import STAMP
+    from shopsim.simsite.v8.store import MANIFEST as V8_MANIFEST
 
+    if not is_store(args.store) and os.path.lexists(Path(args.store) / V8_MANIFEST):
+        return _verify_v8(args)
     if not is_store(args.store):
         raise DataError(f"{args.store}: not a prepared store (no store.json); prepare one with shopsim data prepare")
+    restamped = not os.path.lexists(Path(args.store) / STAMP)
     t0 = time.perf_counter()
     m = verify_store(Path(args.store))
     seconds = time.perf_counter() - t0
     size = sum(f.size for f in m.files.values())
     if args.json:
         print(json.dumps({"ok": True, "store": args.store, "files": len(m.files), "bytes": size,
-                          "seconds": round(seconds, 3)}))
+                          "seconds": round(seconds, 3), "stamp_rewritten": restamped}))
         return 0
     print(f"shopsim data verify: {args.store}: ok, {len(m.files)} files, {size / 1e6:.1f} MB match the manifest's "
-          f"SHA-256 ({seconds:.1f} s)")
+          f"SHA-256 and settings ({seconds:.1f} s)" + (f"; {STAMP} was missing: written again" if restamped else ""))
+    return 0
+
+
+def _verify_v8(args: argparse.Namespace) -> int:
+    """A v8 prepared folder: its products' and index's SHA-256 and the index arrays, as opening checks them."""
+    from shopsim.simsite.v8.store import open_v8_data
+
+    t0 = time.perf_counter()
+    shop = open_v8_data(args.store)
+    seconds = time.perf_counter() - t0
+    products = len(shop.catalog.products)
+    if args.json:
+        print(json.dumps({"ok": True, "store": args.store, "profile": "shopsim-v8", "products": products,
+                          "seconds": round(seconds, 3)}))
+        return 0
+    print(f"shopsim data verify: {args.store}: ok, shopsim-v8 prepared folder: {products} products and the search "
+          f"index match the manifests' SHA-256 ({seconds:.1f} s)")
     return 0
 
 
@@ -212,8 +235,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     prep.add_argument("--engine", default=None, choices=("default", "fts5", "numpy"), help="shopsim-v8: search engine")
     prep.add_argument("--json", action="store_true")
     prep.set_defaults(func=cmd_prepare)
-    ver = dsub.add_parser("verify", help="check a store's every file against its manifest's SHA-256")
-    ver.add_argument("store", help="a folder written by shopsim data prepare")
+    ver = dsub.add_parser("verify", help="check a store's every file against its manifest's SHA-256 and settings "
+                                         "(or a shopsim-v8 prepared folder's products and index)")
+    ver.add_argument("store", help="a folder written by shopsim data prepare (either profile)")
     ver.add_argument("--json", action="store_true")
     ver.set_defaults(func=cmd_verify)
     sp = dsub.add_parser("split", help="persona splits from connected task groups (explicit task-id lists)")

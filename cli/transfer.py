@@ -63,7 +63,7 @@ def _regular_or_missing(option: str, path: str | None) -> None:
 
     A missing file is left to its loader, which says so in its own words.
     """
-    from shopsim.translators.guard import file_kind
+    from shopsim.regular_files import file_kind
 
     try:
         mode = os.stat(path).st_mode if path else None

@@ -2,6 +2,8 @@
 
 Every read, encoding or syntax error becomes one :class:`~shopsim.errors.DataError` line naming the
 file (and the offset or line), and the helpers here word a bad value the same way for every file.
+Every data file is opened by :func:`open_data_file` or :func:`read_data_file`: regular files only
+(a FIFO would block the reader for ever), and never more bytes than the machine has memory.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from shopsim.errors import DataError
+from shopsim.regular_files import open_regular, read_regular_file
 
 __all__ = [
     "DATA_ENV",
@@ -26,6 +29,9 @@ __all__ = [
     "load_side_files",
     "object_list",
     "one_line",
+    "open_data_fd",
+    "open_data_file",
+    "read_data_file",
     "short_repr",
 ]
 
@@ -109,16 +115,45 @@ def one_line(name: str) -> str:
     return name if name.isprintable() and len(name) <= 80 else short_repr(name)
 
 
+def _memory_bytes() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):  # no sysconf names here: no bound but the file's own size
+        return 1 << 62
+
+
+def read_data_file(path: str | Path, limit: int | None = None) -> bytes:
+    """A data file's bytes; a FIFO, device, folder, or a file over ``limit`` (default: this
+    machine's memory, so a sparse 1 TiB file is refused from its size) is one DataError line.
+    """
+    try:
+        return read_regular_file(path, _memory_bytes() if limit is None else limit)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except MemoryError as exc:
+        raise DataError(f"{path}: cannot read: too large for the memory left") from exc
+
+
+def open_data_fd(path: str | Path) -> int:
+    """A data file's read-only descriptor; anything but a regular file is one DataError line, at once."""
+    try:
+        return open_regular(path)
+    except OSError as exc:
+        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+
+
+def open_data_file(path: str | Path) -> BinaryIO:
+    """A data file open for binary reading (see :func:`open_data_fd`)."""
+    return os.fdopen(open_data_fd(path), "rb")
+
+
 def load_json(path: Path) -> Any:
     """Load a JSON file; any read, encoding or syntax error becomes a DataError naming the file.
 
     The bytes are decoded here, not by a text stream, so a non-UTF-8 file is reported with the
     absolute offset of its first bad byte.
     """
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    raw = read_data_file(path)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -130,6 +165,8 @@ def load_json(path: Path) -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, an over-long integer, deep nesting
         raise DataError(f"{path}: not valid JSON: {exc}") from exc
+    except MemoryError as exc:
+        raise DataError(f"{path}: too large to parse in the memory left ({len(text):,} characters)") from exc
 
 
 def iter_jsonl(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
@@ -138,7 +175,7 @@ def iter_jsonl(path: Path) -> Iterable[tuple[int, dict[str, Any]]]:
     Lines are read as bytes and decoded one by one, so a non-UTF-8 byte is reported by line.
     """
     try:
-        with open(path, "rb") as f:
+        with open_data_file(path) as f:
             for n, raw in enumerate(f, 1):
                 try:
                     line = raw.decode("utf-8")

@@ -18,9 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from shopsim.errors import ConfigError, DataError
+from shopsim.errors import ConfigError, DataError, first_problem
 from shopsim.page import trusted
-from shopsim.simsite.datafiles import iter_jsonl, load_json, short_repr
+from shopsim.simsite.datafiles import iter_jsonl, load_json, one_line, short_repr
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.records import parse_number
 
@@ -183,8 +183,8 @@ def load_goal_file(path: str | Path) -> list[Goal]:
         try:
             goal = Goal.model_validate(rec, strict=True)
         except ValidationError as exc:
-            err = exc.errors()[0]
-            raise DataError(f"{path}: line {n}: field '{'.'.join(map(str, err['loc']))}': {err['msg']}") from exc
+            where, msg = first_problem(exc)
+            raise DataError(f"{path}: line {n}: field '{one_line(where)}': {msg}") from exc
         for field in ("price_upper", "weight"):
             value = getattr(goal, field)
             if not math.isfinite(value) or value < 0:

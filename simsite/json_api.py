@@ -30,6 +30,7 @@ step's body in ~4 us instead of ~65 us; docs/serving.md has the measurements).
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypeVar
@@ -38,6 +39,8 @@ import orjson
 from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
+
+from shopsim.errors import DataError
 
 __all__ = [
     "BODY_ERROR_CODES",
@@ -68,7 +71,7 @@ MAX_JSON_DEPTH = 64
 #: The codes this module (and the generic handlers) can answer with; each API's document lists them.
 BodyErrorCode = Literal[
     "malformed_json", "malformed_request", "body_too_large", "unsupported_media_type", "invalid_body",
-    "not_found", "method_not_allowed", "internal_error",
+    "not_found", "method_not_allowed", "internal_error", "data_error",
 ]
 BODY_ERROR_CODES: tuple[str, ...] = BodyErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -256,6 +259,20 @@ async def _server_error(request: Request, exc: Exception) -> Response:
     return json_error(500, "internal_error", f"{type(exc).__name__}: {str(exc)[:300]}")
 
 
+def data_error_line(exc: Exception) -> str:
+    """The one line a request failed by damaged data (a store file truncated under the server) gives
+    the operator's log, instead of a traceback: the server keeps serving what is intact.
+    """
+    line = " ".join(str(exc).split())[:500]
+    logging.getLogger("uvicorn.error").error("shopsim: data error: %s", line)
+    return line
+
+
+async def _data_error(request: Request, exc: Exception) -> Response:
+    return json_error(503, "data_error", data_error_line(exc))
+
+
 def json_error_handlers() -> dict[Any, Handler]:
-    """Starlette ``exception_handlers`` answering ClientError, 404, 405 and 500 as JSON errors."""
-    return {ClientError: _client_error, 404: _not_found, 405: _not_allowed, 500: _server_error}
+    """Starlette ``exception_handlers`` answering ClientError, DataError (503), 404, 405 and 500 as JSON errors."""
+    return {ClientError: _client_error, DataError: _data_error, 404: _not_found, 405: _not_allowed,
+            500: _server_error}

@@ -30,7 +30,9 @@ from typing import Literal, TextIO
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from shopsim.errors import DataError
 from shopsim.progress import Progress
+from shopsim.simsite.datafiles import read_data_file
 from shopsim.simsite.nouns import FALLBACK, NounExtractor, Tagger
 from shopsim.simsite.user_cache import cache_dir, in_package, places, texts_key, write_atomic
 
@@ -68,8 +70,8 @@ def sidecar_name(key: str) -> str:
 def read_table(path: Path, key: str, texts: Collection[str]) -> dict[str, tuple[str, ...]] | None:
     """The tags saved at ``path`` when the file is exactly the table for ``key`` over ``texts``, else None."""
     try:
-        table = NounTable.model_validate(json.loads(path.read_bytes()))
-    except (OSError, ValueError, RecursionError, ValidationError):  # missing, unreadable or damaged
+        table = NounTable.model_validate(json.loads(read_data_file(path)))
+    except (DataError, ValueError, RecursionError, ValidationError):  # missing, not a file, unreadable, damaged
         return None
     if table.key != key or len(table.tags) != len(texts) or not all(t in table.tags for t in texts):
         return None

@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.npyio import NpzFile
 
+from shopsim.errors import DataError
+from shopsim.simsite.datafiles import open_data_file
 from shopsim.simsite.lucene.bm25 import LuceneBM25
 from shopsim.simsite.lucene.topk import TermPostings
 from shopsim.simsite.user_cache import cache_dir, places, texts_key, write_atomic
@@ -103,7 +105,7 @@ def write_index(folder: Path, key: str, index: LuceneBM25) -> Path:
 def _load(path: Path) -> dict[str, np.ndarray] | None:
     """Every array of the file, checked for name, dtype and shape; None when the file is not a saved index."""
     try:
-        with path.open("rb") as f:
+        with open_data_file(path) as f:  # a FIFO planted in the cache is refused, not waited on
             archive = np.load(f, allow_pickle=False)
             if not isinstance(archive, NpzFile):
                 return None  # one bare array
@@ -111,7 +113,7 @@ def _load(path: Path) -> dict[str, np.ndarray] | None:
                 if sorted(archive.files) != sorted(_ARRAYS):
                     return None
                 arrays = {name: archive[name] for name in _ARRAYS}
-    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):  # missing, unreadable or damaged
+    except (DataError, OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):  # missing, unreadable, damaged
         return None
     if any(a.dtype != _ARRAYS[name] or a.ndim != 1 for name, a in arrays.items()):
         return None

@@ -40,12 +40,18 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from shopsim.errors import ConfigError
+from shopsim.errors import ConfigError, DataError
 from shopsim.routes import ROUTE_NAMES, BadRequest, index_path, parse_route, raw_segments, results_path
 from shopsim.routes import SID as _SID
 from shopsim.simsite import images
 from shopsim.simsite.html import render_error, render_html
-from shopsim.simsite.json_api import ClientError, Handler, check_content_length, json_error_handlers
+from shopsim.simsite.json_api import (
+    ClientError,
+    Handler,
+    check_content_length,
+    data_error_line,
+    json_error_handlers,
+)
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.session_log import SessionLogWriter, keywords_text, served_url, session_line
@@ -185,16 +191,21 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return _html_error(500, "Internal error", f"{type(exc).__name__}: {str(exc)[:300]}")
 
 
+async def data_error(request: Request, exc: Exception) -> Response:
+    return _html_error(503, "Data error", data_error_line(exc))
+
+
 _API_ERRORS = json_error_handlers()
 
 
-async def _api_or_html(request: Request, exc: Exception, key: int, html: Handler) -> Response:
+async def _api_or_html(request: Request, exc: Exception, key: object, html: Handler) -> Response:
     """JSON errors under ``/api/`` (what API clients parse), HTML pages everywhere else."""
     return await (_API_ERRORS[key] if request.url.path.startswith("/api/") else html)(request, exc)
 
 
 EXCEPTION_HANDLERS: dict[object, Handler] = {
     ClientError: _API_ERRORS[ClientError],
+    DataError: partial(_api_or_html, key=DataError, html=data_error),
     404: partial(_api_or_html, key=404, html=not_found),
     405: partial(_api_or_html, key=405, html=method_not_allowed),
     500: partial(_api_or_html, key=500, html=server_error),

@@ -34,11 +34,7 @@ once per page (the last few verdicts are kept).
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 import threading
-from pathlib import Path
 
 from shopsim.translators.html_rules import (
     B_BUTTON,
@@ -68,10 +64,8 @@ __all__ = [
     "MAX_HTML_CHARS",
     "MAX_PAGE_BYTES",
     "MAX_TAG_MARKS",
-    "file_kind",
     "forget_verdicts",
     "markup_refusal",
-    "read_regular_file",
 ]
 
 #: Pages above this many bytes are not read (real pages stay under 4 MB): memory stays bounded.
@@ -278,44 +272,3 @@ def _col_template_tag(model: TreeModel, closing: str, name: str, attrs: str) -> 
         model.elements += 1
 
 
-# ---- files ----------------------------------------------------------------------------------------
-def file_kind(mode: int) -> str:
-    """A file type in words ('a folder', 'a FIFO'...) for messages."""
-    for test, word in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket"), (stat.S_ISLNK, "a symbolic link")):
-        if test(mode):
-            return word
-    return "not a regular file"
-
-
-def read_regular_file(path: str | Path, limit: int = MAX_PAGE_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; OSError (with ``strerror``) otherwise.
-
-    A FIFO, device or folder is refused before it is opened, and again after (``fstat`` of the
-    descriptor, opened non-blocking), so a file swapped in between can neither block the caller nor
-    feed it endless bytes.
-    """
-    try:
-        st = os.stat(path)
-    except ValueError as exc:  # a NUL in the path
-        raise OSError(errno.EINVAL, str(exc), str(path)) from exc
-    if not stat.S_ISREG(st.st_mode):
-        raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
-    if st.st_size > limit:
-        raise OSError(errno.EFBIG, f"too large ({st.st_size:,} bytes; the limit is {limit:,})", str(path))
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, f"{file_kind(st.st_mode)}, not a regular file", str(path))
-        chunks, size = [], 0
-        while chunk := os.read(fd, min(1 << 20, limit + 1 - size)):
-            chunks.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                raise OSError(errno.EFBIG, f"too large (over {limit:,} bytes)", str(path))
-    finally:
-        os.close(fd)
-    return b"".join(chunks)

@@ -212,15 +212,16 @@ def translate_html(html: str, url: str | None = None, site: str | None = None) -
 
 
 def read_page_file(path: str | Path) -> str:
-    """The text of a saved page (any encoding); raises OSError as ``guard.read_regular_file`` does.
+    """The text of a saved page (any encoding); raises OSError as ``read_regular_file`` does.
 
     Only a regular file of at most ``guard.MAX_PAGE_BYTES`` is read: a folder, FIFO or device is
     refused without blocking, a larger file without reading it.
     """
+    from shopsim.regular_files import read_regular_file
     from shopsim.translators.documents import decode_html
-    from shopsim.translators.guard import read_regular_file
+    from shopsim.translators.guard import MAX_PAGE_BYTES
 
-    return decode_html(read_regular_file(path))
+    return decode_html(read_regular_file(path, MAX_PAGE_BYTES))
 
 
 def translate_file(path: str | Path, url: str | None = None, site: str | None = None) -> PageState:

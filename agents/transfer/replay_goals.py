@@ -29,8 +29,8 @@ from shopsim.adapters.bundle import MANIFEST, Bundle
 from shopsim.adapters.parity_source import ParitySource
 from shopsim.adapters.replay import ReplaySource
 from shopsim.errors import ConfigError, first_problem
+from shopsim.regular_files import read_regular_file
 from shopsim.simsite.models import Goal
-from shopsim.translators.guard import read_regular_file
 from shopsim.translators.parity import ActionModel
 
 __all__ = ["BundleRef", "MapEntry", "ReplayGoals", "read_bundle_map"]

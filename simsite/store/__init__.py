@@ -2,7 +2,7 @@
 
 ``shopsim data prepare --data DIR --out STORE`` (:func:`prepare_store`) writes it;
 ``Shop.load(STORE)`` and every ``--data STORE`` open it (:func:`~.data.store_shop`);
-``shopsim data verify STORE`` (:func:`verify_store`) checks every file's SHA-256.
+``shopsim data verify STORE`` (:func:`verify_store`) checks every file's SHA-256 and recorded setting.
 
 Why memory-mapped arrays and blobs, not SQLite. ``benchmarks/scale.py --sqlite`` copies a store
 into SQLite (``WITHOUT ROWID`` tables keyed by ASIN and by term) and times the same reads; at
@@ -32,9 +32,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shopsim.simsite.store.manifest import STORE_FORMAT, is_store, verify_store
+from shopsim.simsite.store.manifest import STORE_FORMAT, is_store
 
 if TYPE_CHECKING:  # imported lazily at run time, by __getattr__ below
+    from shopsim.simsite.store.data import verify_store
     from shopsim.simsite.store.prepare import prepare_store
 
 __all__ = ["STORE_FORMAT", "is_store", "prepare_store", "verify_store"]
@@ -45,4 +46,8 @@ def __getattr__(name: str) -> object:
         from shopsim.simsite.store.prepare import prepare_store
 
         return prepare_store
+    if name == "verify_store":  # the full check opens the arrays (numpy): only when asked
+        from shopsim.simsite.store.data import verify_store
+
+        return verify_store
     raise AttributeError(name)

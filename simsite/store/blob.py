@@ -12,6 +12,8 @@ import os
 import weakref
 from pathlib import Path
 
+from shopsim.simsite.datafiles import open_data_fd
+
 __all__ = ["Blob"]
 
 
@@ -20,7 +22,7 @@ class Blob:
 
     def __init__(self, path: Path):
         # a raw descriptor, closed when the blob is collected (a file object would warn then)
-        self._fd = os.open(path, os.O_RDONLY)
+        self._fd = open_data_fd(path)
         weakref.finalize(self, os.close, self._fd)
 
     def read(self, start: int, end: int) -> bytes:

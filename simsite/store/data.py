@@ -21,8 +21,8 @@ import numpy as np
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
 from shopsim.simsite.store.blob import Blob
-from shopsim.simsite.store.index import StoreIndex, load_mapped
-from shopsim.simsite.store.manifest import StoreManifest, check_store
+from shopsim.simsite.store.index import MapGuard, StoreIndex, load_mapped
+from shopsim.simsite.store.manifest import StoreManifest, check_store, verify_files, write_stamp
 from shopsim.simsite.store.tags import NOUN_FILES, StoreTags
 from shopsim.simsite.store.views import (
     HumanGoals,
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from shopsim.simsite.search import SearchEngine
     from shopsim.simsite.shop import Shop, ShopConfig
 
-__all__ = ["ARRAYS", "StoreData", "store_shop"]
+__all__ = ["ARRAYS", "StoreData", "store_shop", "verify_store"]
 
 #: Array files (``NAME.npy``) every store holds, besides the blobs and the index.
 ARRAYS = ("products_offsets", "human_offsets", "asins", "asins_sorted", "asins_sorted_docs", "id_rank", "prices",
@@ -52,7 +52,8 @@ class StoreData:
 
     def __init__(self, root: Path, manifest: StoreManifest):
         self.root, self.manifest = root, manifest
-        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy") for name in ARRAYS}
+        self.guard = MapGuard()
+        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy", self.guard) for name in ARRAYS}
         self._products = Blob(root / "products.bin")
         self._human = Blob(root / "human.bin")
         self._offsets = self.arrays["products_offsets"]
@@ -63,7 +64,7 @@ class StoreData:
         self._width = self._asins.dtype.itemsize
         self.count = len(self._asins)
         self._recent: dict[str, int] = {}
-        self.index = StoreIndex(root, self, self.arrays["id_rank"])
+        self.index = StoreIndex(root, self, self.arrays["id_rank"], self.guard)
 
     @classmethod
     def open(cls, root: str | Path) -> StoreData:
@@ -85,6 +86,7 @@ class StoreData:
         doc = self._recent.get(asin)
         if doc is not None:
             return doc
+        self.guard.check()  # a page's lookup: the ASIN arrays, then offsets, prices, goals are read
         key = asin.encode("utf-8", "surrogatepass")
         if len(key) > self._width or b"\0" in key or not key:
             return None
@@ -108,6 +110,7 @@ class StoreData:
 
     def product_bytes(self, doc: int) -> bytes:
         """Document ``doc``'s product, as the JSON stored."""
+        self.guard.check()
         return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))
 
     def human_records(self, doc: int) -> list[dict[str, Any]]:
@@ -118,11 +121,16 @@ class StoreData:
     # ---- prices and goals ----------------------------------------------------------------------
     def prices_for(self, seed: int) -> tuple[np.ndarray, random.Random]:
         """Prices drawn with ``seed`` (WebShop's order), and the rng as the draws leave it."""
-        rng = random.Random(seed)
         if seed == self.manifest.seed:
+            rng = random.Random(seed)
             for _ in range(self.manifest.range_prices):  # uniform() is one random() call
                 rng.random()
             return self.arrays["prices"], rng
+        return self.draw_prices(seed)
+
+    def draw_prices(self, seed: int) -> tuple[np.ndarray, random.Random]:
+        """Prices drawn now from the stored ranges (what :meth:`prices_for` gives for another seed)."""
+        rng = random.Random(seed)
         lo, hi = self.arrays["price_lo"], self.arrays["price_hi"]
         prices = np.array(lo, dtype=np.float64)
         for d in np.flatnonzero(self.arrays["price_is_range"]):
@@ -133,6 +141,10 @@ class StoreData:
         """The price limit of each product with an instruction, in catalog order, for ``seed``."""
         if seed == self.manifest.seed:
             return self.arrays["inst_upper"]
+        return self.draw_uppers(prices, rng)
+
+    def draw_uppers(self, prices: np.ndarray, rng: random.Random) -> np.ndarray:
+        """The synthetic goals' price limits drawn now (what :meth:`synthetic_uppers` gives for another seed)."""
         return np.array([price_limit(float(prices[d]), rng)[0] for d in self.arrays["inst_docs"]], dtype=np.float64)
 
     def fingerprint(self, *parts: str) -> str:
@@ -143,6 +155,49 @@ class StoreData:
         for part in parts:
             h.update(f"\n{part}".encode())
         return h.hexdigest()
+
+
+def _settings_problem(data: StoreData) -> str | None:
+    """What disagrees between the manifest's recorded settings and the arrays (None when all agree):
+    counts, the seed (prices and goal limits are drawn again with it), and values no store holds
+    (NaN, negative prices, document numbers outside the catalog).
+    """
+    m, a = data.manifest, data.arrays
+    counts = {"products": (m.products, len(a["asins"])), "goals": (m.goals, len(a["goal_doc"])),
+              "human_goals": (m.human_goals, len(a["hgoal_doc"])),
+              "range_prices": (m.range_prices, int(np.count_nonzero(a["price_is_range"]))),
+              "terms": (m.terms, data.index.term_count), "postings": (m.postings, data.index.posting_count)}
+    for field, (want, found) in counts.items():
+        if want != found:
+            return f"store.json says {field}={want}, the arrays hold {found}"
+    for name in ("prices", "price_lo", "price_hi", "inst_upper", "goal_weight", "goal_cum"):
+        if not bool(np.all(np.isfinite(a[name]))) or bool(np.any(a[name] < 0)):
+            return f"{name}.npy holds NaN, infinite or negative values"
+    for name in ("goal_doc", "hgoal_doc", "inst_docs", "asins_sorted_docs"):
+        if len(a[name]) and (int(a[name].min()) < 0 or int(a[name].max()) >= data.count):
+            return f"{name}.npy holds document numbers outside the catalog"
+    problem = data.index.problem()
+    if problem:
+        return problem
+    prices, rng = data.draw_prices(m.seed)
+    if not np.array_equal(prices, a["prices"]):
+        return f"prices.npy are not the prices seed={m.seed} draws (store.json's seed or the array changed)"
+    if not np.array_equal(data.draw_uppers(prices, rng), a["inst_upper"]):
+        return f"inst_upper.npy are not the goal limits seed={m.seed} draws (store.json's seed or the array changed)"
+    return None
+
+
+def verify_store(root: str | Path) -> StoreManifest:
+    """The full check (``shopsim data verify``): every file's SHA-256 and every recorded setting;
+    re-stamps the modification times when all agree (a store copied without them opens again).
+    """
+    path = Path(root)
+    manifest = verify_files(path)
+    problem = _settings_problem(StoreData(path, manifest))
+    if problem:
+        raise DataError(f"{path}: altered store: {problem}; prepare it again")
+    write_stamp(path, manifest)
+    return manifest
 
 
 def _file_digest(path: str | Path | None) -> str:

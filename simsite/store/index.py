@@ -20,17 +20,22 @@ from __future__ import annotations
 
 import mmap
 import operator
+import os
+import tokenize
+import weakref
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
+from shopsim.errors import DataError
+from shopsim.simsite.datafiles import open_data_file
 from shopsim.simsite.lucene.bm25 import LuceneRanker, length_factors, lucene_idf
 from shopsim.simsite.lucene.topk import Hit, TermPostings, term_postings
 from shopsim.simsite.postings import Terms
 
-__all__ = ["INDEX_FILES", "StoreIndex", "build_postings"]
+__all__ = ["INDEX_FILES", "MapGuard", "StoreIndex", "build_postings"]
 
 INDEX_FILES = ("index/terms.bin", "index/terms_offsets.npy", "index/term_starts.npy", "index/idf.npy",
                "index/docs.npy", "index/denom.npy")
@@ -99,41 +104,116 @@ def build_postings(
     }
 
 
-def load_mapped(path: Path) -> np.ndarray:
+class MapGuard:
+    """A store's mapped files, checked (:meth:`check`) before a request reads their pages.
+
+    Reading a page of a mapping past the end of a file truncated since kills the process with
+    SIGBUS, which Python cannot catch; so each mapped file keeps a descriptor, and :meth:`check`
+    compares its size now (``fstat``, about a microsecond a file) with its size when mapped. A
+    file replaced by a rename (how ``data prepare`` replaces a store) keeps the old inode mapped
+    and never trips it. A truncation between the check and the read still can: it narrows the
+    window to one request.
+    """
+
+    def __init__(self) -> None:
+        self._files: list[tuple[int, int, Path]] = []
+        weakref.finalize(self, _close_all, self._files)
+
+    def keep(self, path: Path, fd: int) -> None:
+        """Watch ``fd`` (a duplicate is kept: the caller closes its own)."""
+        self._files.append((os.dup(fd), os.fstat(fd).st_size, path))
+
+    def check(self) -> None:
+        """A DataError naming the first mapped file that is now shorter than when it was mapped."""
+        for fd, size, path in self._files:
+            now = os.fstat(fd).st_size
+            if now < size:
+                raise DataError(f"{path}: truncated while the store is open ({now} bytes, mapped at {size}); "
+                                "this request is refused; prepare the store again (a new store is renamed into "
+                                "place, which open stores survive) and restart")
+
+
+def _close_all(files: list[tuple[int, int, Path]]) -> None:
+    for fd, _, _ in files:
+        os.close(fd)
+
+
+def load_mapped(path: Path, guard: MapGuard | None = None) -> np.ndarray:
     """An ``.npy`` file mapped read-only, as a plain ndarray view (``np.memmap`` slices and
     arithmetic carry subclass overhead that shows in a query's many small operations).
+
+    The header is read here (what ``np.load(mmap_mode="r")`` does) from a descriptor that
+    :func:`open_data_file` checked, so a FIFO is refused at once and a damaged header or a short
+    file is one DataError naming the file, not numpy's parse errors.
     """
-    return np.load(path, mmap_mode="r").view(np.ndarray)
+    fmt = np.lib.format
+    with open_data_file(path) as f:
+        try:
+            version = fmt.read_magic(f)
+            read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
+            if read_header is None:
+                raise ValueError(f"npy format version {version} is not one np.save writes here")
+            shape, fortran, dtype = read_header(f)
+            if dtype.hasobject:
+                raise ValueError("object arrays are not stored")
+            array = np.memmap(f, dtype=dtype, mode="r", shape=shape, order="F" if fortran else "C",
+                              offset=f.tell())
+            if guard is not None:
+                guard.keep(path, f.fileno())
+        except (ValueError, SyntaxError, TypeError, OverflowError, EOFError, OSError, tokenize.TokenError) as exc:
+            raise DataError(f"{path}: not a readable .npy array ({' '.join(str(exc).split())[:200]}); "
+                            "prepare the store again") from exc
+    return array.view(np.ndarray)
 
 
-def map_bytes(path: Path) -> bytes | mmap.mmap:
+def map_bytes(path: Path, guard: MapGuard) -> bytes | mmap.mmap:
     """A read-only map of a file (an empty file maps to ``b""``, which ``mmap`` cannot map)."""
-    with open(path, "rb") as f:
+    with open_data_file(path) as f:
         if f.seek(0, 2) == 0:
             return b""
+        guard.keep(path, f.fileno())
         return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 class StoreIndex(LuceneRanker):
     """WebShop's Lucene ranking over a store's mapped postings (the ``lucene`` engine's results)."""
 
-    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray):
-        self._terms = map_bytes(root / "index/terms.bin")
-        self._term_offsets = load_mapped(root / "index/terms_offsets.npy")
-        self._starts = load_mapped(root / "index/term_starts.npy")
-        self._idf = load_mapped(root / "index/idf.npy")
-        self._docs = load_mapped(root / "index/docs.npy")
-        self._denom = load_mapped(root / "index/denom.npy")
+    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray, guard: MapGuard):
+        self.guard = guard
+        self._terms = map_bytes(root / "index/terms.bin", guard)
+        self._term_offsets = load_mapped(root / "index/terms_offsets.npy", guard)
+        self._starts = load_mapped(root / "index/term_starts.npy", guard)
+        self._idf = load_mapped(root / "index/idf.npy", guard)
+        self._docs = load_mapped(root / "index/docs.npy", guard)
+        self._denom = load_mapped(root / "index/denom.npy", guard)
         self._ids = ids
         self._id_rank = id_rank
         self.doc_count = ids.count
         self.term_count = len(self._idf)
+        self.posting_count = len(self._docs)
         self.term_index = lru_cache(maxsize=1 << 16)(self._term_index)
         self.term_postings = lru_cache(maxsize=1 << 16)(self._term_postings)
 
     def __reduce__(self) -> tuple[Any, tuple[Any]]:
         # the index of the unpickled store (which pickles by path), not copies of its postings
         return operator.attrgetter("index"), (self._ids,)
+
+    def problem(self) -> str | None:
+        """What no index written by :func:`build_postings` holds (None when nothing): the full check's
+        part for the index (it reads every posting).
+        """
+        starts = self._starts
+        if len(starts) != self.term_count + 1 or len(self._term_offsets) != self.term_count + 1 \
+                or len(self._denom) != self.posting_count:
+            return "index arrays of different lengths"
+        if self.term_count and (int(starts[0]) != 0 or int(starts[-1]) != self.posting_count
+                                or bool(np.any(np.diff(starts) < 0))):
+            return "index/term_starts.npy is not a non-decreasing run from 0 to the number of postings"
+        if self.posting_count and (int(self._docs.min()) < 0 or int(self._docs.max()) >= self.doc_count):
+            return "index/docs.npy holds document numbers outside the catalog"
+        if not bool(np.all(np.isfinite(self._idf))) or not bool(np.all(self._denom >= 1)):
+            return "index/idf.npy or index/denom.npy holds NaN, infinite or out-of-range values"
+        return None
 
     def _term(self, i: int) -> bytes:
         return self._terms[int(self._term_offsets[i]) : int(self._term_offsets[i + 1])]
@@ -157,6 +237,7 @@ class StoreIndex(LuceneRanker):
 
     def term_hits(self, terms: Terms) -> list[Hit]:
         """The postings of the analysed terms the index has, with their counts in the query."""
+        self.guard.check()  # once per search: scoring and the results' ASINs read mapped pages
         hits: list[Hit] = []
         for term, qtf in terms:
             t = self.term_index(term)

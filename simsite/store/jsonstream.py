@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from shopsim.errors import DataError
+from shopsim.simsite.datafiles import open_data_file
 
 __all__ = ["JsonListReader"]
 
@@ -65,7 +66,7 @@ class JsonListReader:
 
     def _read(self, text: bool) -> Iterator[tuple[int, Any, str]]:
         try:
-            with open(self.path, "rb") as f:
+            with open_data_file(self.path) as f:
                 self._file = f
                 yield from self._elements(text)
         except OSError as exc:

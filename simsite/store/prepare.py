@@ -45,6 +45,7 @@ from shopsim.simsite.store.manifest import (
     StoreManifest,
     file_sha256,
     is_store,
+    sample_sha256,
     write_manifest,
 )
 from shopsim.simsite.store.tags import tag_store, titles_kept
@@ -89,7 +90,8 @@ class _Files:
         return _HashedWriter(path)
 
     def done(self, name: str, writer: _HashedWriter) -> None:
-        self.entries[name] = writer.close().model_copy(update={"name": name})
+        entry = writer.close()
+        self.entries[name] = entry.model_copy(update={"name": name, "sample": sample_sha256(writer.path)})
 
     def array(self, name: str, value: np.ndarray) -> None:
         writer = self.open(name)
@@ -299,6 +301,20 @@ def _check_out(out: Path) -> None:
         raise DataError(f"{out}: exists and is not a store; choose an empty or new folder for --out")
 
 
+def _swap_in(new: Path, dest: Path) -> None:
+    """Rename the finished store ``new`` into place: an old store is renamed aside first and removed
+    after, so ``dest`` is never half written, and a process that has the old store open keeps
+    reading its files (unlinked, never truncated: their pages stay valid).
+    """
+    old = dest.with_name(dest.name + ".old")
+    if old.exists():
+        shutil.rmtree(old)
+    if dest.exists():
+        os.replace(dest, old)
+    os.replace(new, dest)
+    shutil.rmtree(old, ignore_errors=True)
+
+
 def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_products: int | None = None,
                   workers: int | None = None, progress: TextIO | None = None,
                   show_progress: bool | None = None, nouns: bool | None = None) -> StoreManifest:
@@ -326,9 +342,7 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
     gc.disable()
     try:
         manifest = _prepare(files, tmp, seed, num_products, workers, progress, show_progress, nouns)
-        if dest.exists():
-            shutil.rmtree(dest)
-        os.replace(tmp, dest)
+        _swap_in(tmp, dest)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

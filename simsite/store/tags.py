@@ -28,7 +28,7 @@ import numpy as np
 from shopsim.simsite.noun_table import EAGER_LIMIT, load_catalog_tags
 from shopsim.simsite.nouns import default_extractor
 from shopsim.simsite.store.blob import Blob
-from shopsim.simsite.store.index import load_mapped
+from shopsim.simsite.store.index import MapGuard, load_mapped
 
 __all__ = ["NOUN_FILES", "StoreTags", "tag_store", "text_hash", "titles_kept"]
 
@@ -92,9 +92,10 @@ class StoreTags:
 
     def __init__(self, root: str | Path):
         self.root = Path(root)
-        self._keys = load_mapped(self.root / NOUN_FILES[2])
-        self._docs = load_mapped(self.root / NOUN_FILES[3])
-        self._offsets = load_mapped(self.root / NOUN_FILES[1])
+        self.guard = MapGuard()
+        self._keys = load_mapped(self.root / NOUN_FILES[2], self.guard)
+        self._docs = load_mapped(self.root / NOUN_FILES[3], self.guard)
+        self._offsets = load_mapped(self.root / NOUN_FILES[1], self.guard)
         self._blob = Blob(self.root / NOUN_FILES[0])
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
@@ -103,6 +104,7 @@ class StoreTags:
 
     def get(self, text: str) -> tuple[str, ...] | None:
         """The nouns of a title of the store, else None."""
+        self.guard.check()
         key = np.uint64(text_hash(text))
         i = int(np.searchsorted(self._keys, key))
         if i >= len(self._keys) or self._keys[i] != key:

@@ -19,10 +19,13 @@ loader checks against the code and the catalog, refusing a stale index.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
+import os
 import sqlite3
 import threading
+import zipfile
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +34,7 @@ from typing import Any, Literal, Protocol, cast
 import numpy as np
 
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.datafiles import open_data_fd, read_data_file
 from shopsim.simsite.v8.records import V8Product
 from shopsim.text import TOKENIZER_VERSION, tokenize
 
@@ -79,6 +83,8 @@ EngineKind = Literal["default", "fts5", "numpy"]
 #: p95 1.2 ms per query against FTS5's 124 / 294 ms (FTS5 scores and sorts every OR match).
 DEFAULT_ENGINE: Literal["fts5", "numpy"] = "numpy"
 _FILES = {"fts5": "search_index.fts5.sqlite", "numpy": "search_index.npz"}
+#: The most bytes a saved v8 index may hold (real ones: a few MB).
+MAX_INDEX_BYTES = 1 << 32
 _IDF_FLOOR = 1e-6
 
 
@@ -213,19 +219,44 @@ class BM25Engine:
                      lengths=self.lengths)
 
     @classmethod
-    def load(cls, path: Path, products: Sequence[V8Product], catalog_sha: str) -> BM25Engine:
-        """Read an index written by :meth:`save` for these products."""
+    def load(cls, path: Path, products: Sequence[V8Product], catalog_sha: str, raw: bytes | None = None) -> BM25Engine:
+        """Read an index written by :meth:`save` for these products (``raw``: its bytes, already read)."""
+        if raw is None:
+            raw = read_data_file(path, MAX_INDEX_BYTES)
         try:
-            with np.load(path, allow_pickle=False) as z:
+            with np.load(io.BytesIO(raw), allow_pickle=False) as z:
                 blob = z["vocab"].tobytes().decode("utf-8")
                 indptr, docs, freqs, lengths = z["indptr"], z["docs"], z["freqs"], z["lengths"]
-        except (OSError, KeyError, ValueError) as exc:
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as exc:  # UnicodeDecodeError too
             raise DataError(f"{path}: unreadable search index: {exc}; rebuild with shopsim data prepare") from exc
         vocab = blob.split("\n") if blob else []
-        if len(lengths) != len(products) or len(indptr) != len(vocab) + 1 or int(indptr[-1]) != len(docs) \
-                or (len(docs) and int(docs.max()) >= len(products)):
-            raise DataError(f"{path}: search index arrays do not fit the catalog; rebuild with shopsim data prepare")
+        problem = _index_problem(vocab, indptr, docs, freqs, lengths, len(products))
+        if problem:
+            raise DataError(f"{path}: search index {problem}; rebuild with shopsim data prepare")
         return cls([p.asin for p in products], vocab, indptr, docs, freqs, lengths, catalog_sha)
+
+
+def _index_problem(vocab: list[str], indptr: np.ndarray, docs: np.ndarray, freqs: np.ndarray, lengths: np.ndarray,
+                   n: int) -> str | None:
+    """What is wrong with saved index arrays for ``n`` products (None when they fit): wrong shapes
+    or kinds, a decreasing ``indptr``, document numbers out of range, non-finite or non-positive
+    frequencies, or a posting in a document of length zero.
+    """
+    arrays = {"indptr": indptr, "docs": docs, "freqs": freqs, "lengths": lengths}
+    for name, a in arrays.items():
+        if a.ndim != 1 or a.dtype.kind not in "iuf":
+            return f"array {name} is not a 1-d numeric array"
+    if len(lengths) != n or len(indptr) != len(vocab) + 1 or len(freqs) != len(docs):
+        return "arrays do not fit the catalog (sizes differ)"
+    if int(indptr[0]) != 0 or int(indptr[-1]) != len(docs) or bool(np.any(np.diff(indptr) < 0)):
+        return "array indptr is not a non-decreasing run from 0 to the number of postings"
+    if len(docs) and (int(docs.min()) < 0 or int(docs.max()) >= n):
+        return "array docs holds document numbers outside the catalog"
+    if not bool(np.all(np.isfinite(freqs))) or bool(np.any(freqs <= 0)):
+        return "array freqs holds NaN, infinite, zero or negative frequencies"
+    if not bool(np.all(np.isfinite(lengths))) or bool(np.any(lengths < 0)) or bool(np.any(lengths[docs] <= 0)):
+        return "array lengths holds NaN, negative lengths, or zero for a product with postings"
+    return None
 
 
 def _idf(n_rows: int, n_hit: int) -> float:
@@ -287,6 +318,7 @@ class Fts5Engine:
     @classmethod
     def load(cls, path: Path, products: Sequence[V8Product], catalog_sha: str) -> Fts5Engine:
         """Read a saved database into memory (queries never touch the file again)."""
+        os.close(open_data_fd(path))  # a regular file (SQLite would block on a FIFO)
         conn = sqlite3.connect(":memory:", check_same_thread=False)
         try:
             src = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
@@ -321,6 +353,10 @@ def _manifest(engine: V8SearchEngine) -> dict[str, Any]:
             "products": len(engine.asins), "index_file": _FILES[engine.kind]}
 
 
+def _index_sha256(path: Path) -> str:
+    return hashlib.sha256(read_data_file(path, MAX_INDEX_BYTES)).hexdigest()
+
+
 def save_index(engine_or_products: V8SearchEngine | Sequence[V8Product], directory: str | Path,
                kind: str = "default") -> Path:
     """Write the index and its manifest (last, so a half-written index has none); returns the manifest."""
@@ -333,9 +369,14 @@ def save_index(engine_or_products: V8SearchEngine | Sequence[V8Product], directo
     out.mkdir(parents=True, exist_ok=True)
     manifest = out / MANIFEST_NAME
     manifest.unlink(missing_ok=True)
-    engine.save(out / _FILES[engine.kind])
+    final = out / _FILES[engine.kind]
+    tmp = final.with_name(final.name + ".tmp")  # written beside and renamed: never rewritten in place
+    tmp.unlink(missing_ok=True)
+    engine.save(tmp)
+    tmp.replace(final)
+    saved = _manifest(engine) | {"index_sha256": _index_sha256(final)}
     tmp = out / (MANIFEST_NAME + ".tmp")
-    tmp.write_text(json.dumps(_manifest(engine), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(saved, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     tmp.replace(manifest)
     return manifest
 
@@ -344,11 +385,12 @@ def load_index(directory: str | Path, products: Sequence[V8Product]) -> V8Search
     """Load a saved index for ``products``; a manifest that differs from the code or catalog is refused."""
     d = Path(directory)
     path = d / MANIFEST_NAME
+    if not path.exists() and not path.is_symlink():
+        raise DataError(f"{path}: no search index manifest; build one with shopsim data prepare")
+    raw = read_data_file(path, 1 << 24)
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise DataError(f"{path}: no search index manifest; build one with shopsim data prepare") from exc
-    except (OSError, ValueError, RecursionError) as exc:
+        saved = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
         raise DataError(f"{path}: unreadable search index manifest ({exc}); rebuild with shopsim data prepare") from exc
     if not isinstance(saved, dict):
         raise DataError(f"{path}: search index manifest is not an object; rebuild with shopsim data prepare")
@@ -366,5 +408,11 @@ def load_index(directory: str | Path, products: Sequence[V8Product]) -> V8Search
     if saved.get("catalog_sha256") != sha:
         raise DataError(f"stale index: {path}: catalog_sha256 {str(saved.get('catalog_sha256'))[:12]}… does not "
                         f"match the catalog's {sha[:12]}…; rebuild with shopsim data prepare")
-    cls = BM25Engine if kind == "numpy" else Fts5Engine
-    return cls.load(d / _FILES[kind], products, sha)
+    index_path = d / _FILES[kind]
+    raw = read_data_file(index_path, MAX_INDEX_BYTES)
+    if saved.get("index_sha256") != hashlib.sha256(raw).hexdigest():
+        raise DataError(f"{index_path}: not the index {path} describes (index_sha256 differs: swapped, altered, or "
+                        "written by an older shopsim); rebuild with shopsim data prepare")
+    if kind == "numpy":
+        return BM25Engine.load(index_path, products, sha, raw)  # the bytes just checked, not a second read
+    return Fts5Engine.load(index_path, products, sha)

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.errors import DataError
-from shopsim.simsite.v8.records import parse_v8_records, read_v8_json
+from shopsim.simsite.datafiles import read_data_file
+from shopsim.simsite.user_cache import write_atomic
+from shopsim.simsite.v8.records import MAX_V8_JSON_BYTES, parse_v8_records, read_v8_json
 
 __all__ = ["PREPARED_FORMAT", "PrepareReport", "open_v8_data", "prepare_v8"]
 
@@ -24,6 +26,8 @@ MANIFEST = "v8_manifest.json"
 PRODUCTS = "products.json.gz"
 EXCLUSIONS = "exclusions.json"
 INDEX_DIR = "index"
+_SMALL = 1 << 24
+"""The most bytes a manifest may hold (a few kB in practice)."""
 
 
 def _sha256(data: bytes) -> str:
@@ -34,9 +38,10 @@ def _expected_sums(manifest: str | Path | None) -> dict[str, str]:
     if manifest is None:
         return {}
     path = Path(manifest)
+    raw = read_data_file(path, _SMALL)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
         raise DataError(f"{path}: cannot read the checksum manifest: {exc}") from exc
     if not isinstance(data, dict):
         raise DataError(f"{path}: the checksum manifest must be a JSON object")
@@ -65,13 +70,13 @@ def _copy_source_splits(manifest: str | Path | None, dest: Path) -> None:
     if manifest is None:
         return
     src = Path(manifest).parent / SOURCE_SPLITS_FILE
-    want = json.loads(Path(manifest).read_text(encoding="utf-8")).get("task_splits_sha256")
-    if not src.is_file() or not isinstance(want, str):
+    want = json.loads(read_data_file(manifest, _SMALL)).get("task_splits_sha256")
+    if not src.exists() or not isinstance(want, str):
         return
-    raw = src.read_bytes()
+    raw = read_data_file(src, MAX_V8_JSON_BYTES)
     if _sha256(raw) != want.lower():
         raise DataError(f"{src}: sha256 differs from task_splits_sha256 in {manifest}: the split file is not the one expected")
-    (dest / SOURCE_SPLITS_FILE).write_bytes(raw)
+    write_atomic(dest, SOURCE_SPLITS_FILE, lambda f: f.write(raw))
 
 
 def _verified_records(src: Path, manifest: str | Path | None, verify: bool) -> tuple[Any, dict[str, str]]:
@@ -83,11 +88,8 @@ def _verified_records(src: Path, manifest: str | Path | None, verify: bool) -> t
                         "or --no-verify to prepare an unverified archive")
     if manifest is not None and not verify:
         raise DataError("--manifest and --no-verify contradict each other: give one")
-    try:
-        raw_archive = src.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{src}: cannot read: {exc.strerror or exc}") from exc
-    data, raw_json = read_v8_json(src)
+    raw_archive = read_data_file(src, MAX_V8_JSON_BYTES)
+    data, raw_json = read_v8_json(src, raw_archive)
     sums = {"archive_sha256": _sha256(raw_archive), "json_sha256": _sha256(raw_json)}
     for key, want in _expected_sums(manifest).items():
         if sums[key] != want:
@@ -124,11 +126,15 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     kept = parse_v8_records(kept_records, str(src))
     dest = Path(out)
     dest.mkdir(parents=True, exist_ok=True)
+    # every file is written beside its place and renamed into it (a server that has the folder open
+    # never reads a half-written file), and the manifest goes first and comes back last: until
+    # then the folder is not a prepared folder, not a mix of the old one and the new
+    (dest / MANIFEST).unlink(missing_ok=True)
     products_bytes = gzip.compress(json.dumps(kept_records, ensure_ascii=False).encode("utf-8"), mtime=0)
-    (dest / PRODUCTS).write_bytes(products_bytes)
+    write_atomic(dest, PRODUCTS, lambda f: f.write(products_bytes))
     _copy_source_splits(manifest, dest)
-    (dest / EXCLUSIONS).write_text(json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n",
-                                   encoding="utf-8")
+    excluded = (json.dumps({"excluded": exclusions}, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    write_atomic(dest, EXCLUSIONS, lambda f: f.write(excluded))
     index = make_engine(kept.products, engine)
     save_index(index, dest / INDEX_DIR)
     report = PrepareReport(
@@ -146,14 +152,16 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
         persona_tasks=sum(t.task_mode == "persona" for t in kept.tasks),
         engine=engine,
     )
-    (dest / MANIFEST).write_text(json.dumps(dict(report), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    written = (json.dumps(dict(report), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    write_atomic(dest, MANIFEST, lambda f: f.write(written))
     return report
 
 
 def _read_manifest(root: Path) -> dict[str, Any]:
+    raw = read_data_file(root / MANIFEST, _SMALL)
     try:
-        manifest = json.loads((root / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError) as exc:
+        manifest = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
         raise DataError(f"{root / MANIFEST}: cannot read: {exc}") from exc
     if not isinstance(manifest, dict) or manifest.get("format") != PREPARED_FORMAT:
         raise DataError(f"{root / MANIFEST}: not a {PREPARED_FORMAT} manifest; prepare the data again")
@@ -170,13 +178,10 @@ def open_v8_data(data: str | Path | None, *, engine: str = "default", task_ids: 
     if root is not None and root.is_dir() and (root / MANIFEST).exists():
         manifest = _read_manifest(root)
         path = root / PRODUCTS
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        raw = read_data_file(path, MAX_V8_JSON_BYTES)
         if _sha256(raw) != manifest.get("products_sha256"):
             raise DataError(f"{path}: checksum differs from {MANIFEST}: the prepared data was altered; prepare it again")
-        catalog = load_v8_catalog(path)
+        catalog = parse_v8_records(read_v8_json(path, raw)[0], str(path))  # the bytes just checked
         index = load_index(root / INDEX_DIR, catalog.products)
         return V8Shop(catalog, index, task_ids=task_ids)
     catalog = load_v8_catalog(find_v8_catalog(data))

@@ -1,0 +1,209 @@
+"""What ``shopsim data verify`` and ``Shop.load`` catch in a prepared store beyond a changed byte:
+changed settings, swapped arrays, values no store holds, huge sparse files, a deleted stamp.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from shopsim.cli import main
+from shopsim.errors import DataError
+from shopsim.simsite.catalog import generator as gen
+from shopsim.simsite.shop import Shop
+from shopsim.simsite.store import prepare_store, verify_store
+from shopsim.simsite.store.manifest import sample_sha256
+
+pytestmark = pytest.mark.filterwarnings("ignore::shopsim.simsite.loader.DataWarning")
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two stores of catalogs of one size (seeds 2 and 3): arrays of the same shapes, other contents."""
+    root = tmp_path_factory.mktemp("stores")
+    for seed in (2, 3):
+        gen.generate(root / f"cat{seed}", 300, seed=seed)
+        prepare_store(root / f"cat{seed}", root / f"s{seed}", workers=1)
+    return root / "s2", root / "s3"
+
+
+@pytest.fixture()
+def store(stores: tuple[Path, Path], tmp_path: Path) -> Path:
+    dest = tmp_path / "s"
+    shutil.copytree(stores[0], dest)  # copy2: times kept, the copy opens
+    return dest
+
+
+def _rewrite_manifest(store: Path, **changes: object) -> None:
+    manifest = json.loads((store / "store.json").read_text())
+    manifest.update(changes)
+    (store / "store.json").write_text(json.dumps(manifest))
+
+
+def _replace_array(store: Path, name: str, value: np.ndarray) -> None:
+    """Write ``value`` as ``name`` and record its size and hashes, as if prepared so: only the
+    content checks can tell.
+    """
+    path = store / name
+    np.save(path, value, allow_pickle=False)
+    manifest = json.loads((store / "store.json").read_text())
+    manifest["files"][name].update(size=path.stat().st_size, sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+                                   sample=sample_sha256(path))
+    (store / "store.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"seed": 1}, "prices.npy are not the prices seed=1 draws"),
+    ({"range_prices": 5}, "store.json says range_prices=5, the arrays hold"),
+    ({"goals": 3}, "store.json says goals=3"),
+])
+def test_verify_refuses_a_changed_setting(store: Path, change: dict[str, int], message: str) -> None:
+    _rewrite_manifest(store, **change)
+    with pytest.raises(DataError, match=message):
+        verify_store(store)
+    code, _, err = cli("data", "verify", str(store))
+    assert code == 2 and err.count("\n") == 1 and message in err
+
+
+def test_verify_refuses_nan_negative_and_out_of_range_values(store: Path) -> None:
+    prices = np.load(store / "prices.npy")
+    _replace_array(store, "prices.npy", np.where(np.arange(len(prices)) == 7, np.nan, prices))
+    with pytest.raises(DataError, match=r"prices\.npy holds NaN, infinite or negative values"):
+        verify_store(store)
+    _replace_array(store, "prices.npy", prices)
+    verify_store(store)
+    docs = np.load(store / "goal_doc.npy")
+    _replace_array(store, "goal_doc.npy", np.where(np.arange(len(docs)) == 0, -3, docs).astype(docs.dtype))
+    with pytest.raises(DataError, match=r"goal_doc\.npy holds document numbers outside the catalog"):
+        verify_store(store)
+
+
+def test_an_array_swapped_in_from_another_store_is_refused_on_open(stores: tuple[Path, Path], store: Path) -> None:
+    for name in ("hgoal_rec.npy", "asins.npy", "index/docs.npy"):
+        other = stores[1] / name
+        if other.stat().st_size != (store / name).stat().st_size or other.read_bytes() == (store / name).read_bytes():
+            continue  # another size is caught by the size check already; the same bytes are no harm
+        shutil.copy2(other, store / name)
+        mtime = json.loads((store / "stamp.json").read_text())["mtime_ns"]
+        mtime[name] = (store / name).stat().st_mtime_ns  # the time kept, as a careful swap would
+        (store / "stamp.json").write_text(json.dumps({"mtime_ns": mtime}))
+        with pytest.raises(DataError, match=rf"{name}'s sampled fingerprint differs"):
+            Shop.load(store)
+        code, _, err = cli("data", "verify", str(store))
+        assert code == 2 and f"{name} has SHA-256" in err
+        return
+    pytest.fail("no array of the same size in both stores")
+
+
+def test_a_sparse_file_is_refused_from_its_size(store: Path) -> None:
+    blob = store / "products.bin"
+    with open(blob, "r+b") as f:
+        f.truncate(1 << 40)  # 1 TiB, no blocks: hashing it would take hours
+    code, _, err = cli("data", "verify", str(store))
+    assert code == 2 and err.count("\n") == 1
+    assert "altered store: products.bin is 1099511627776 bytes, the manifest says" in err
+
+
+def test_a_deleted_stamp_is_written_again_after_the_full_check(store: Path) -> None:
+    (store / "stamp.json").unlink()
+    with pytest.raises(DataError, match="changed since the store was prepared or last verified"):
+        Shop.load(store)
+    code, out, _ = cli("data", "verify", str(store))
+    assert code == 0 and "stamp.json was missing: written again" in out
+    assert os.path.exists(store / "stamp.json")
+    Shop.load(store)
+
+
+_TRUNCATE_WHILE_OPEN = r"""
+import os, sys
+from pathlib import Path
+from shopsim.errors import DataError
+from shopsim.simsite.shop import Shop
+
+for root, name in zip(sys.argv[1::2], sys.argv[2::2]):
+    shop = Shop.load(root)
+    asins = list(shop.product_list[i].asin for i in range(3))  # read (and cached) before the damage
+    assert shop.search_engine.search("shoes", 5) is not None
+    os.truncate(Path(root) / name, 0)
+    for what, call in (("search", lambda: shop.search_engine.search("red cotton", 5)),
+                       ("page", lambda: shop.products[shop.product_list[40].asin])):
+        try:
+            call()
+            print(name, what, "served")
+        except DataError as exc:
+            print(name, what, "refused:", exc)
+"""
+
+
+@pytest.mark.slow
+def test_a_store_file_truncated_while_open_fails_the_request_not_the_process(stores: tuple[Path, Path],
+                                                                            tmp_path: Path) -> None:
+    """Before: SIGBUS killed the process (under ``shopsim serve``, the server) at the next search."""
+    import subprocess
+    import sys
+
+    names = ("products_offsets.npy", "asins.npy", "index/docs.npy", "index/terms.bin")
+    args = []
+    for k, name in enumerate(names):
+        shutil.copytree(stores[0], tmp_path / f"s{k}")
+        args += [str(tmp_path / f"s{k}"), name]
+    ran = subprocess.run([sys.executable, "-c", _TRUNCATE_WHILE_OPEN, *args], capture_output=True, text=True,
+                         timeout=120)
+    assert ran.returncode == 0, (ran.returncode, ran.stderr[-2000:])
+    lines = ran.stdout.splitlines()
+    assert len(lines) == 2 * len(names), ran.stdout
+    for line in lines:
+        name, _, outcome = line.split(" ", 2)
+        assert outcome.startswith("refused:") and f"{name}: truncated while the store is open" in outcome, line
+
+
+def test_preparing_over_an_open_store_keeps_the_open_one_serving(tmp_path: Path) -> None:
+    gen.generate(tmp_path / "cat", 200, seed=4)
+    store = tmp_path / "store"
+    prepare_store(tmp_path / "cat", store, workers=1)
+    old = Shop.load(store)
+    before = old.search_engine.search("shoes", 10)
+    prepare_store(tmp_path / "cat", store, seed=9, workers=1)  # renamed into place; the old one renamed aside
+    assert old.search_engine.search("shoes", 10) == before
+    assert [p.asin for p in old.product_list[:50]] == [p.asin for p in Shop.load(store).product_list[:50]]
+    assert json.loads((store / "store.json").read_text())["seed"] == 9
+    assert not (tmp_path / "store.old").exists() and not (tmp_path / "store.partial").exists()
+
+
+@pytest.mark.slow
+def test_shopsim_serve_survives_a_store_file_truncated_under_it(stores: tuple[Path, Path], tmp_path: Path) -> None:
+    """Before: the server died of SIGBUS at the next search; now that request fails, naming the file."""
+    import httpx
+
+    from tests.simsite.test_shutdown import _Served
+
+    store = tmp_path / "s"
+    shutil.copytree(stores[0], store)
+    served = _Served("webshop", tmp_path, ("--data", str(store)))
+    try:
+        served.wait_ready()
+        assert httpx.get(f"{served.base}/search_results/fixed_1/shoes/1", timeout=30).status_code == 200
+        os.truncate(store / "index" / "docs.npy", 0)
+        r = httpx.get(f"{served.base}/search_results/fixed_1/red+cotton/1", timeout=30)
+        assert r.status_code == 503 and "docs.npy: truncated while the store is open" in r.text, r.text[-500:]
+        assert served.proc.poll() is None, served.output()
+        assert httpx.get(f"{served.base}/api/health", timeout=30).status_code == 200
+        assert "Traceback" not in served.output() and "shopsim: data error: " in served.output()
+    finally:
+        served.proc.terminate()
+        served.proc.wait(30)
