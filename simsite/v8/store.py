@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.errors import DataError
+from shopsim.simsite.out_guard import refuse_out_holding
 from shopsim.simsite.v8.records import parse_v8_records, read_v8_json
 
 __all__ = ["PREPARED_FORMAT", "PrepareReport", "open_v8_data", "prepare_v8"]
@@ -110,6 +111,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     from shopsim.simsite.v8.search import make_engine, save_index
 
     src = Path(archive)
+    refuse_out_holding(out, {"--archive": archive, "--manifest": manifest})
     data, sums = _verified_records(src, manifest, verify)
     catalog = parse_v8_records(data, str(src))
     kept_records, exclusions = [], []
