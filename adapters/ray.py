@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from shopsim.adapters.env import ShopEnv
+from shopsim.adapters.ray_local import start_local
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import open_shop
 from shopsim.simsite.shop import ShopConfig
@@ -91,7 +92,9 @@ class EnvPool:
                  **env_kwargs: Any):
         if n < 1:
             raise ConfigError(f"EnvPool needs at least one env, not {n}")
-        cfg = shop_config(config)  # Ray starts a local cluster here unless ray.init() ran first
+        cfg = shop_config(config)
+        if not ray.is_initialized():  # a local cluster on the loopback; call ray.init() first for another
+            start_local(ray)
         # @ray.remote gives the class .options()/.remote(); mypy (Ray untyped here) sees the plain class.
         self.actors = [ShopEnvActor.options(num_cpus=num_cpus).remote(cfg, **env_kwargs)  # type: ignore[attr-defined]
                        for _ in range(n)]

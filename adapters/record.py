@@ -21,11 +21,15 @@ from shopsim.adapters.bundle import HAR_NAME, BundleWriter
 from shopsim.adapters.replay import navigation_url, translator_for_site, with_selection
 from shopsim.errors import ConfigError, SourceError
 from shopsim.page import Feedback, PageState
+from shopsim.regular_files import read_regular_file
 from shopsim.render import render_simple
 from shopsim.simsite.models import Goal
 from shopsim.translators.clickables import sub_page_view
 
 __all__ = ["SEARCH_BOXES", "RecordResult", "read_actions", "record_session"]
+
+#: An actions file is a few lines; a bigger one is a mistake (a page, a log), refused before it is read.
+MAX_ACTIONS_BYTES = 1 << 20
 
 #: (search box, submit button or None = press Enter) per site, tried before a plain ``goto``.
 SEARCH_BOXES: dict[str, tuple[str, str | None]] = {
@@ -46,11 +50,16 @@ class RecordResult(BaseModel):
 
 
 def read_actions(path: str | Path) -> list[str]:
-    """One action per line; blank lines and lines starting with '#' are skipped."""
+    """One action per line; blank lines and lines starting with '#' are skipped.
+
+    Only a regular file is read (a FIFO would block the command for ever, a device feed it endlessly).
+    """
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        lines = read_regular_file(path, MAX_ACTIONS_BYTES).decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"cannot read the actions file {path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
-        raise ConfigError(f"cannot read the actions file {path}: {exc.strerror or exc}") from exc
+        raise ConfigError(f"cannot read the actions file {path}: {exc.strerror or exc}") from None
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 

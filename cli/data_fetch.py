@@ -40,7 +40,7 @@ def _out_dir(out: str | None) -> Path:
 def cmd_fetch(args: argparse.Namespace) -> int:
     """Download the set, verify every file, print what was fetched, then prepare the store (or say how)."""
     from shopsim.progress import DownloadProgress
-    from shopsim.simsite.fetch import fetch_files
+    from shopsim.simsite.fetch import Limits, fetch_files
     from shopsim.simsite.fetch_record import (
         default_sources,
         load_manifest,
@@ -51,6 +51,13 @@ def cmd_fetch(args: argparse.Namespace) -> int:
 
     if args.retries < 0 or args.retry_wait < 0:
         raise ConfigError("--retries and --retry-wait must not be negative")
+    for flag, value in (("--connect-timeout", args.connect_timeout), ("--read-timeout", args.read_timeout),
+                        ("--max-time", args.max_time)):
+        if value is not None and not value > 0:
+            raise ConfigError(f"{flag} {value:g}: must be a positive number of seconds")
+    if not args.min_rate >= 0:
+        raise ConfigError(f"--min-rate {args.min_rate:g}: must not be negative")
+    limits = Limits(connect=args.connect_timeout, read=args.read_timeout, min_rate=args.min_rate, total=args.max_time)
     if args.base_url and args.source:
         raise ConfigError("--source picks among shopsim's own sources; --base-url replaces them: give one or the other")
     manifest = load_manifest()
@@ -60,7 +67,8 @@ def cmd_fetch(args: argparse.Namespace) -> int:
                else default_sources(manifest, args.source or "all"))
     out = _out_dir(args.out)
     results = fetch_files(files, out, sources=sources, trust_unverified=args.trust_unverified,
-                          retries=args.retries, retry_wait=args.retry_wait, progress=DownloadProgress(sys.stderr))
+                          retries=args.retries, retry_wait=args.retry_wait, progress=DownloadProgress(sys.stderr),
+                          limits=limits)
     store = Path(args.store) if args.store else out / "store"
     prepare = None if args.no_prepare else _prepare_function()
     if args.json:
@@ -121,6 +129,14 @@ def add_fetch_parser(dsub: argparse._SubParsersAction) -> argparse.ArgumentParse
     p.add_argument("--no-prepare", action="store_true", help="only download and verify")
     p.add_argument("--retries", type=int, default=4, help="retries per file after a dropped connection or server error")
     p.add_argument("--retry-wait", type=float, default=1.0, help="seconds before the first retry (doubling after)")
+    p.add_argument("--connect-timeout", type=float, default=20.0, metavar="S",
+                   help="seconds to connect to a source (then retried)")
+    p.add_argument("--read-timeout", type=float, default=30.0, metavar="S",
+                   help="seconds without a byte before a source counts as stalled and the next is tried")
+    p.add_argument("--min-rate", type=float, default=1024.0, metavar="BYTES_PER_S",
+                   help="a source slower than this, averaged over --read-timeout, is stalled (0: no minimum)")
+    p.add_argument("--max-time", type=float, default=None, metavar="S",
+                   help="seconds one source may take over one file (default: no limit beyond --min-rate)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=cmd_fetch)
     return p

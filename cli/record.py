@@ -18,6 +18,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 
     if (args.actions is None) == (args.agent is None):
         raise ConfigError("give exactly one of --actions FILE or --agent NAME")
+    actions = read_actions(args.actions) if args.actions else None  # before a server or browser starts
     instruction, goal = None, None
     site = args.site or ("simsite" if args.serve else None)
     with ExitStack() as stack:
@@ -50,7 +51,6 @@ def cmd_record(args: argparse.Namespace) -> int:
             from shopsim.agents.registry import make_agent
 
             agent = make_agent(args.agent, args.seed)
-        actions = read_actions(args.actions) if args.actions else None
         how = "shopsim record " + " ".join(
             f"--{k.replace('_', '-')} {v}" for k, v in (("actions", args.actions), ("agent", args.agent),
                                                           ("goal", args.goal), ("goal_index", args.goal_index))

@@ -15,6 +15,13 @@ mirrors, pinned to one revision each, follow it. The ids, mirrors, sizes and SHA
 * **Checked:** against a pinned SHA-256 (and the size, checked before a byte is written), or a size and
   SHA-256 prefix; a file with nothing on record needs ``trust_unverified`` and its SHA-256 is reported
   (``--checksums FILE``, ``sha256sum`` format, adds or replaces pins). A mismatch deletes the download.
+* **Bounded:** each source gets a connect timeout, a read timeout (seconds without a byte), a minimum
+  rate (bytes a second, averaged over the read timeout) and an optional total time per file
+  (:class:`Limits`); a source that breaks one is *stalled* and the next source takes over (the ``.part``
+  carries over). A body longer than the recorded size is cut off at that size (verification decides).
+* **Inside ``out``:** file names are plain names; ``NAME.part`` and ``NAME`` are opened without following
+  symlinks (``O_NOFOLLOW``, and ``O_EXCL`` for a fresh ``.part``), so a planted link is refused, never
+  written through.
 * **Google Drive:** a large file first answers with a "can't scan this file for viruses" page; the
   confirmation (a form, a ``confirm=`` link, or a ``download_warning`` cookie) is followed. A quota page
   ("too many users have downloaded this file") is reported as such.
@@ -26,10 +33,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
@@ -47,11 +56,32 @@ from shopsim.simsite.fetch_record import (
     verification_level,
 )
 
-__all__ = ["FetchError", "Fetched", "drive_confirm_url", "fetch_files"]
+__all__ = ["FetchError", "Fetched", "Limits", "drive_confirm_url", "fetch_files"]
 
-CHUNK = 1 << 16
 #: A confirmation page is small; anything larger is not one and is not read into memory.
 MAX_PAGE_BYTES = 2 << 20
+#: A file pinned only by its SHA-256 (``--checksums``) has no size on record: its body is cut off here
+#: (the largest published file, ``items_shuffle.json``, is 5.5 GB).
+MAX_UNSIZED_BYTES = 8 << 30
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long one source may take over one file before it counts as stalled and the next is tried.
+
+    ``read``: seconds without a byte; ``min_rate``: bytes a second, averaged over each ``read`` seconds
+    (a mirror that drips a byte a second never hits a read timeout); ``total``: seconds per file per
+    source (None: no limit beyond the rate).
+    """
+
+    connect: float = 20.0
+    read: float = 30.0
+    min_rate: float = 1024.0
+    total: float | None = None
+
+    def timeout(self) -> httpx.Timeout:
+        """The client's timeouts (the rate and total time are checked as bytes arrive)."""
+        return httpx.Timeout(self.read, connect=self.connect)
 
 class FetchError(DataError):
     """A download failed or a file did not verify; the message is one line naming the file.
@@ -108,6 +138,64 @@ class _Retry(Exception):
     """A failure worth another try (dropped connection, 5xx, 429); the message says what happened."""
 
 
+def _stalled(f: RemoteFile, url: str, why: str) -> FetchError:
+    """A source too slow to wait for: not retried, the next source takes over."""
+    return FetchError(f"{f.name}: {_short(url)} stalled ({why})", brief=f"stalled ({why})")
+
+
+class _Meter:
+    """Raises when a body arrives slower than ``limits`` allow: under the minimum rate, or past the total time."""
+
+    def __init__(self, f: RemoteFile, url: str, limits: Limits, clock: Callable[[], float] = time.monotonic):
+        self.f, self.url, self.limits, self.clock = f, url, limits, clock
+        self.start = self.mark = clock()
+        self.bytes = self.mark_bytes = 0
+
+    def add(self, n: int) -> None:
+        self.bytes += n
+        now, lim = self.clock(), self.limits
+        if lim.total is not None and now - self.start > lim.total:
+            raise _stalled(self.f, self.url, f"not done after {lim.total:g} s")
+        if now - self.mark >= lim.read:
+            rate = (self.bytes - self.mark_bytes) / (now - self.mark)
+            if rate < lim.min_rate:
+                raise _stalled(self.f, self.url, f"{rate:.0f} bytes/s over {now - self.mark:.0f} s, "
+                                                 f"under the minimum {lim.min_rate:g}")
+            self.mark, self.mark_bytes = now, self.bytes
+
+
+def _held(path: Path) -> int:
+    """The size of our own regular file at ``path`` (0 when there is none); a link or anything else is refused."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return 0
+    if not stat.S_ISREG(st.st_mode):
+        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else "not a regular file"
+        raise FetchError(f"{path}: {kind}, not a download of shopsim's; remove it and run again (nothing is "
+                         "written through it)")
+    return st.st_size
+
+
+def _open_part(f: RemoteFile, part: Path, append: bool) -> BinaryIO:
+    """``part`` for writing, never through a symlink: appended to, or created afresh (O_EXCL)."""
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    if append:
+        flags |= os.O_APPEND
+    else:
+        part.unlink(missing_ok=True)  # removes a link itself, never its target
+        flags |= os.O_EXCL
+    try:
+        fd = os.open(part, flags, 0o644)
+    except OSError as exc:
+        raise FetchError(f"{f.name}: cannot write {part} ({exc.strerror or exc}); a link or another file is in "
+                         "the way") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise FetchError(f"{f.name}: {part} is not a regular file; remove it and run again")
+    return os.fdopen(fd, "ab" if append else "wb")
+
+
 def _with_query(url: str, extra: dict[str, str]) -> str:
     parts = urlsplit(url)
     query = "&".join(q for q in (parts.query, urlencode(extra)) if q)
@@ -153,9 +241,10 @@ def _content_range_start(value: str | None) -> tuple[int, int | None] | None:
     return int(m.group(1)), (int(m.group(2)) if m.group(2) != "*" else None)
 
 
-def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress) -> int:
+def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress,
+              limits: Limits) -> int:
     """One attempt: request the rest of ``part`` and append it. Returns the offset it resumed at."""
-    have = part.stat().st_size if part.exists() else 0
+    have = _held(part)
     headers = {"Accept-Encoding": "identity"}  # byte ranges and sizes of the file itself, not of a gzip stream
     if have:
         headers["Range"] = f"bytes={have}-"
@@ -174,7 +263,7 @@ def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
                 raise FetchError(f"{f.name}: HTTP {r.status_code} from {_short(target)}",
                                  brief=f"answered {r.status_code}")
             if r.headers.get("content-type", "").startswith("text/html"):
-                page = _read_page(r)
+                page = _read_page(r, _Meter(f, target, limits))
                 if page.lstrip().startswith("<"):
                     nxt = drive_confirm_url(page, str(r.url), r.cookies)
                     if nxt is None:
@@ -183,43 +272,51 @@ def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
                     continue
                 raise FetchError(f"{f.name}: served as text/html; is {_short(target)} the file?",
                                  brief="served text/html, not the file")
-            return _write(r, f, part, have, progress)
+            return _write(r, f, part, have, progress, _Meter(f, target, limits))
     raise FetchError(f"{f.name}: more than three confirmation pages from {_short(url)}",
                      brief="sent more than three confirmation pages")
 
 
-def _read_page(r: httpx.Response) -> str:
+def _read_page(r: httpx.Response, meter: _Meter) -> str:
     data = b""
-    for chunk in r.iter_bytes(CHUNK):
+    for chunk in r.iter_bytes():
         data += chunk
+        meter.add(len(chunk))
         if len(data) > MAX_PAGE_BYTES:
             break
     return data[:MAX_PAGE_BYTES].decode("utf-8", "replace")
 
 
-def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: DownloadProgress) -> int:
+def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: DownloadProgress, meter: _Meter) -> int:
     if r.status_code == 206:
         got = _content_range_start(r.headers.get("content-range"))
         if got is None or got[0] != have:
             part.unlink(missing_ok=True)  # an answer for another range: start over rather than guess
             raise _Retry(f"the server resumed at the wrong offset ({r.headers.get('content-range')!r})")
-        total, mode, resumed = got[1], "ab", have
+        total, append, resumed = got[1], True, have
     else:  # 200: the whole file (a server without ranges restarts it)
         length = r.headers.get("content-length")
         total = int(length) if length and length.isdigit() else None
-        mode, resumed, have = "wb", 0, 0
+        append, resumed, have = False, 0, 0
     if total is not None and f.size is not None and total != f.size and _identity(r):
         raise FetchError(f"{f.name}: {total} bytes, but the published file has {f.size}",
                          brief=f"serves {total} bytes, but the published file has {f.size}")
     total = total if total is not None else f.size
+    cap = f.size if f.size is not None else MAX_UNSIZED_BYTES  # never more than the pin on disk
     progress.start(f.name, have, total)
     written = have
     try:
-        with open(part, mode) as out:
-            for chunk in r.iter_bytes(CHUNK):
+        with _open_part(f, part, append) as out:
+            for chunk in r.iter_bytes():  # as the bytes arrive, so a drip is measured, not buffered
+                chunk = chunk[: max(0, cap - written)]
                 out.write(chunk)
                 written += len(chunk)
                 progress.advance(len(chunk))
+                if written >= cap:
+                    break  # a longer body is cut off at the recorded size; verification decides
+                meter.add(len(chunk))
+    except httpx.ReadTimeout:
+        raise _stalled(f, str(r.url), f"no byte for {meter.limits.read:g} s") from None
     except httpx.TransportError as exc:
         raise _Retry(f"connection lost after {human_bytes(written)} ({type(exc).__name__})") from None
     if total is not None and written < total:
@@ -237,7 +334,7 @@ def _short(url: str) -> str:
 
 
 def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress, *, retries: int,
-              retry_wait: float, sleep: Callable[[float], None]) -> int:
+              retry_wait: float, sleep: Callable[[float], None], limits: Limits) -> int:
     """Fetch ``f`` into ``part``, retrying (and resuming) on dropped connections and server errors.
 
     Returns the offset the successful attempt resumed at (0: it fetched the whole file).
@@ -245,7 +342,10 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
     why = "no attempt made"
     for attempt in range(retries + 1):
         try:
-            return _get_once(client, f, url, part, progress)
+            return _get_once(client, f, url, part, progress, limits)
+        except httpx.ReadTimeout:
+            progress.interrupt()
+            raise _stalled(f, url, f"no byte for {limits.read:g} s") from None
         except httpx.TransportError as exc:
             why = f"{type(exc).__name__}: {str(exc)[:120] or 'no detail'}"
         except httpx.RequestError as exc:  # a redirect loop, an undecodable body: not worth retrying here
@@ -253,17 +353,21 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
                              brief=f"failed ({type(exc).__name__})") from None
         except _Retry as exc:
             why = str(exc)
+        except FetchError:
+            progress.interrupt()
+            raise
         progress.interrupt()
         if attempt < retries:
             progress.say(f"{f.name}: {why}; retrying ({attempt + 1} of {retries})")
             sleep(retry_wait * 2 ** attempt)
-    have = part.stat().st_size if part.exists() else 0
+    have = _held(part)
     raise FetchError(f"{f.name}: {why}; gave up after {retries} retries (run again to resume from {human_bytes(have)})",
                      brief=f"gave up after {retries} retries ({why})")
 
 
 def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source], part: Path, progress: DownloadProgress, *,
-                  retries: int, retry_wait: float, sleep: Callable[[float], None]) -> tuple[int, str, Verification, str]:
+                  retries: int, retry_wait: float, sleep: Callable[[float], None],
+                  limits: Limits) -> tuple[int, str, Verification, str]:
     """Download and verify ``f`` from the first source that delivers it; ``part`` carries over between sources.
 
     Returns (resumed offset, SHA-256, level, source label). One source: its own error; several: one line naming each.
@@ -272,7 +376,7 @@ def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source]
     for i, src in enumerate(sources):
         try:
             resumed = _download(client, f, src.url_for(f), part, progress, retries=retries, retry_wait=retry_wait,
-                                sleep=sleep)
+                                sleep=sleep, limits=limits)
             digest, level = _verify_or_delete(f, part)
             return resumed, digest, level, src.label
         except FetchError as exc:
@@ -281,7 +385,7 @@ def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source]
             failures.append(f"{src.label} {exc.brief}")
             if i + 1 < len(sources):
                 progress.say(f"{f.name}: {src.label} {exc.brief}; trying {sources[i + 1].label}")
-    have = part.stat().st_size if part.exists() else 0
+    have = _held(part)
     again = f" (run again to resume from {human_bytes(have)})" if have else ""
     raise FetchError(f"{f.name}: every source failed: {'; '.join(failures)}{again}")
 
@@ -297,11 +401,14 @@ def fetch_files(
     retry_wait: float = 1.0,
     progress: DownloadProgress | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    limits: Limits | None = None,
 ) -> list[Fetched]:
     """Download ``files`` into ``out`` (skipping ones already there and verified); see the module doc.
 
-    ``sources`` are tried in order for each file (default: Google Drive, then the record's mirrors).
+    ``sources`` are tried in order for each file (default: Google Drive, then the record's mirrors);
+    ``limits`` bound each source (a client given here keeps its own timeouts; the rate is still checked).
     """
+    limits = limits or Limits()
     sources = list(sources) if sources is not None else default_sources(load_manifest())
     if not sources:
         raise ConfigError("no source to download from")
@@ -316,12 +423,12 @@ def fetch_files(
         raise ConfigError(f"--out {folder}: cannot create it ({exc.strerror or exc})") from None
     progress = progress or DownloadProgress()
     own = client is None
-    client = client or httpx.Client(timeout=httpx.Timeout(60.0, connect=20.0),
+    client = client or httpx.Client(timeout=limits.timeout(),
                                     headers={"User-Agent": "shopsim-data-fetch"})
     results: list[Fetched] = []
     try:
         for f in files:
-            final, part = folder / f.name, folder / f"{f.name}.part"
+            final, part = _paths(folder, f.name)
             if final.exists():
                 try:
                     digest, level = _verify(f, final)
@@ -331,7 +438,7 @@ def fetch_files(
                     progress.say(f"{exc}; downloading it again")
                     final.unlink()
             resumed, digest, level, src = _from_sources(client, f, sources, part, progress, retries=retries,
-                                                        retry_wait=retry_wait, sleep=sleep)
+                                                        retry_wait=retry_wait, sleep=sleep, limits=limits)
             os.replace(part, final)
             results.append(Fetched(f.name, final, final.stat().st_size, digest, level, resumed_from=resumed,
                                    source=src))
@@ -339,3 +446,13 @@ def fetch_files(
         if own:
             client.close()
     return results
+
+
+def _paths(folder: Path, name: str) -> tuple[Path, Path]:
+    """``folder/NAME`` and ``folder/NAME.part``: a name that would lead outside ``folder`` is refused."""
+    if not name or name in (".", "..") or Path(name).name != name or "\\" in name or "\0" in name:
+        raise ConfigError(f"{name!r}: not a plain file name; refusing to write outside {folder}")
+    final, part = folder / name, folder / f"{name}.part"
+    for path in (final, part):
+        _held(path)  # a planted link: refused before any request
+    return final, part

@@ -9,6 +9,10 @@ the JSON API's request limit):
   goals, and the session's navigation state (never the hidden goal itself: only its index), so a
   token from another catalog, goal set, seed or search engine is refused instead of replaying into
   different pages;
+* the fingerprint of a WebShop catalog covers prices and goals, not every product's text (a lazily
+  loaded catalog is not read whole for it), so the payload also holds a content digest of each product
+  the state names (the one on screen, the visited ones): a product whose title, options or text
+  changed since the token was made is refused by name (format version 2);
 * the MAC is HMAC-SHA256 over the payload. Without a key (``SHOPSIM_SNAPSHOT_KEY`` unset) its key is
   a public constant, so it is a checksum: it catches truncation, corruption and edits by hand, not a
   determined forger. Set the key (the same in every process) where tokens cross a trust boundary.
@@ -55,7 +59,7 @@ __all__ = [
     "shop_fingerprint",
 ]
 
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 TOKEN_PREFIX = "shopsim-snap."
 #: Longest token: ~10x a typical session's, and small enough that any string this long, however it is
 #: escaped in JSON, fits the JSON API's 64 KiB request limit. Only a session with a near-1,000-character
@@ -126,6 +130,7 @@ class SessionSnapshot(_State):
     v: int
     fingerprint: str
     state: SessionState
+    products: dict[str, str]  # ASIN -> content digest (see _product_digests)
 
 
 # ---- fingerprints ------------------------------------------------------------------------------------
@@ -168,6 +173,33 @@ def shop_fingerprint(shop: Any) -> str:
     return digest
 
 
+def _named_asins(state: WebShopSessionState | V8SessionState) -> list[str]:
+    """The products a state names: the one on screen and (WebShop) every visited one, each once."""
+    named = list(state.visited) if isinstance(state, WebShopSessionState) else []
+    return list(dict.fromkeys([*named, *([state.asin] if state.asin else [])]))
+
+
+def _product_digests(state: WebShopSessionState | V8SessionState, shop: ShopLike) -> dict[str, str]:
+    """A short content digest (48 bits: it detects a change, the MAC guards the token) of each named product
+    this shop has; one it lacks is left to the state checks, which name it.
+    """
+    out = {}
+    for asin in _named_asins(state):
+        product = shop.products.get(asin)
+        if product is not None:
+            out[asin] = hashlib.sha256(product.model_dump_json().encode()).hexdigest()[:12]
+    return out
+
+
+def _check_products(snap: SessionSnapshot, shop: ShopLike) -> None:
+    """Refuse a token whose named products changed here, though the catalog's fingerprint is the same."""
+    for asin, digest in _product_digests(snap.state, shop).items():
+        recorded = snap.products.get(asin)
+        if recorded is None or not hmac.compare_digest(recorded.encode(), digest.encode()):
+            raise SnapshotError(f"snapshot was made when product {asin[:40]} read differently: its title, options "
+                                "or text changed in this catalog since")
+
+
 # ---- tokens ---------------------------------------------------------------------------------------------
 def _key(key: str | bytes | None) -> bytes:
     if key is None:
@@ -185,7 +217,8 @@ def _unb64(text: str) -> bytes:
 
 def encode(state: WebShopSessionState | V8SessionState, shop: ShopLike, *, key: str | bytes | None = None) -> str:
     """The token for ``state`` on ``shop``."""
-    payload = {"v": SNAPSHOT_VERSION, "fingerprint": shop_fingerprint(shop), "state": state.model_dump(mode="json")}
+    payload = {"v": SNAPSHOT_VERSION, "fingerprint": shop_fingerprint(shop), "state": state.model_dump(mode="json"),
+               "products": _product_digests(state, shop)}
     raw = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     packed = zlib.compress(raw, 9)
     mac = hmac.new(_key(key), packed, hashlib.sha256).digest()
@@ -205,6 +238,7 @@ def decode(token: Any, shop: ShopLike | None = None, *, key: str | bytes | None 
             raise SnapshotError(f"snapshot is of a {snap.state.profile} session; this shop is {profile}")
         if not hmac.compare_digest(snap.fingerprint.encode(), shop_fingerprint(shop).encode()):
             raise SnapshotError("snapshot was made on a shop with another catalog, goal set, seed or search engine")
+        _check_products(snap, shop)
     return snap.state
 
 

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from shopsim.adapters.ray_local import join, start_local
 from shopsim.agents.evaluation.config import EvalConfig, run_shop
 from shopsim.agents.evaluation.worker import TRACE_DIR, EpisodePlayer
 from shopsim.errors import ConfigError, SourceError
@@ -180,9 +181,9 @@ def connect(cfg: EvalConfig) -> bool:
         return False
     try:
         if cfg.address:
-            ray.init(address=cfg.address, logging_level=logging.ERROR)
+            join(ray, cfg.address, logging_level=logging.ERROR)
         else:
-            ray.init(num_cpus=max(1, cfg.workers), include_dashboard=False, logging_level=logging.ERROR)
+            start_local(ray, max(1, cfg.workers), logging_level=logging.ERROR)  # 127.0.0.1 only, no dashboard
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = f"the Ray cluster at {cfg.address}" if cfg.address else "a local Ray cluster"
         raise ConfigError(f"--executor ray: cannot start or reach {where}: {_first_line(exc)}") from exc

@@ -35,6 +35,7 @@ from shopsim.progress import Progress
 from shopsim.simsite.datafiles import CatalogFiles, find_catalog_files, json_kind, load_side_files
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, goal_weight, price_limit
 from shopsim.simsite.loader import first_records, warn_duplicates
+from shopsim.simsite.out_guard import refuse_out_holding
 from shopsim.simsite.records import review_asin
 from shopsim.simsite.store.build import Chunk, ChunkResult, Record, build_chunk, set_files
 from shopsim.simsite.store.index import build_postings
@@ -330,6 +331,7 @@ def prepare_store(data_dir: str | Path, out: str | Path, *, seed: int = 0, num_p
         raise DataError(f"--num-products {num_products}: must be >= 1")
     files = find_catalog_files(data_dir)
     dest = Path(out)
+    refuse_out_holding(dest, {"--data": data_dir})
     _check_out(dest)
     tmp = dest.with_name(dest.name + ".partial")
     if tmp.exists():

@@ -16,6 +16,7 @@ from typing import Any
 
 from shopsim.errors import DataError
 from shopsim.simsite.datafiles import read_data_file
+from shopsim.simsite.out_guard import refuse_out_holding
 from shopsim.simsite.user_cache import write_atomic
 from shopsim.simsite.v8.records import MAX_V8_JSON_BYTES, parse_v8_records, read_v8_json
 
@@ -112,6 +113,7 @@ def prepare_v8(archive: str | Path, out: str | Path, manifest: str | Path | None
     from shopsim.simsite.v8.search import make_engine, save_index
 
     src = Path(archive)
+    refuse_out_holding(out, {"--archive": archive, "--manifest": manifest})
     data, sums = _verified_records(src, manifest, verify)
     catalog = parse_v8_records(data, str(src))
     kept_records, exclusions = [], []

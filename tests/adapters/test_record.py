@@ -84,3 +84,23 @@ def test_record_argument_errors(tmp_path):
         from shopsim.adapters.bundle import BundleWriter
 
         BundleWriter(tmp_path / "z", site="simsite", start_url="http://127.0.0.1/")
+
+
+def test_record_actions_must_be_a_regular_file(tmp_path, capsys):
+    """A FIFO as --actions blocked `record` for ever; a device or folder is refused the same way, in one line."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "actions.fifo"
+    os.mkfifo(fifo)
+    r = subprocess.run([sys.executable, "-m", "shopsim.cli", "record", "--actions", str(fifo), "--out",
+                        str(tmp_path / "b"), "--start-url", "http://127.0.0.1:9/", "--site", "simsite"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and r.stderr.strip() == \
+        f"shopsim: error: cannot read the actions file {fifo}: a FIFO (named pipe), not a regular file", r.stderr
+    for path, kind in (("/dev/zero", "a character device"), (str(tmp_path), "a folder")):
+        assert main(["record", "--actions", path, "--out", str(tmp_path / "c"), "--serve"]) == 2
+        assert capsys.readouterr().err.strip() == \
+            f"shopsim: error: cannot read the actions file {path}: {kind}, not a regular file"
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import json
 import random
+import shutil
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,7 @@ from shopsim.render import render_rich
 from shopsim.simsite.server import ServerThread
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
-from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, TOKEN_PREFIX, SnapshotError, decode
+from shopsim.simsite.snapshots import MAX_TOKEN_CHARS, TOKEN_PREFIX, SnapshotError, decode, shop_fingerprint
 from shopsim.simsite.web import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -232,8 +233,8 @@ def test_keys_version_and_impossible_states(bundled_shop: Shop, token: str, monk
 
     packed = token[len(TOKEN_PREFIX):].split(".")[0]
     payload = json.loads(zlib.decompress(base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))))
-    with pytest.raises(SnapshotError, match="format version 2; this shopsim reads version 1"):
-        decode(_forge({**payload, "v": 2}, "k"), bundled_shop, key="k")
+    with pytest.raises(SnapshotError, match="format version 1; this shopsim reads version 2"):
+        decode(_forge({**payload, "v": 1}, "k"), bundled_shop, key="k")
     bad_states = [
         ({"page": "item_page", "asin": "NOPE", "page_num": 1}, "not in this catalog"),
         ({"goal_index": 10**6}, "does not exist"),
@@ -374,3 +375,34 @@ def test_server_key_signs_tokens(bundled_shop: Shop) -> None:
             ShopSession.from_snapshot(bundled_shop, token)
         assert ShopSession.from_snapshot(bundled_shop, token, key="server-secret").goal_index == 6
         env.close()
+
+
+def _catalog_with_title(tmp: Path, asin: str | None, title: str) -> Shop:
+    """A copy of the bundled catalog on disk, ``asin``'s title changed (None: unchanged), loaded afresh."""
+    from shopsim.simsite.catalog import default_catalog_dir
+
+    folder = tmp / f"catalog-{asin}"
+    shutil.copytree(default_catalog_dir(), folder)
+    items = json.loads((folder / "shop_items.json").read_text(encoding="utf-8"))
+    for item in items:
+        if item["asin"] == asin:
+            item["name"] = title
+    (folder / "shop_items.json").write_text(json.dumps(items), encoding="utf-8")
+    return Shop.from_config(ShopConfig(data_dir=str(folder)))
+
+
+def test_a_named_product_that_changed_is_refused_though_fingerprints_match(tmp_path: Path) -> None:
+    """The WebShop fingerprint covers prices and goals, not titles: a token names its products' content too."""
+    original = _catalog_with_title(tmp_path, None, "")
+    seen, other = list(original.products)[:2]
+    s = ShopSession(original, original.goals[0], "0", goal_index=0)
+    s.show("item_page", keywords=["shoes"], page_num=1, asin=seen)
+    token = s.snapshot()
+
+    retitled = _catalog_with_title(tmp_path, seen, "Something else entirely")
+    assert shop_fingerprint(retitled) == shop_fingerprint(original)  # what alone let it through before
+    with pytest.raises(SnapshotError, match=f"product {seen} read differently") as err:
+        ShopSession.from_snapshot(retitled, token)
+    assert "\n" not in str(err.value)
+    unrelated = _catalog_with_title(tmp_path, other, "Something else entirely")  # a product the token does not name
+    assert ShopSession.from_snapshot(unrelated, token).snapshot_state().asin == seen

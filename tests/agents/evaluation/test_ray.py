@@ -22,6 +22,7 @@ import pytest
 from conftest import read_jsonl
 
 from shopsim.adapters.env import ShopEnv
+from shopsim.adapters.ray_local import start_local
 from shopsim.agents.evaluation.config import EvalConfig
 from shopsim.agents.evaluation.runner import run_eval
 from shopsim.agents.rule import RuleAgent
@@ -38,7 +39,7 @@ def cluster() -> Any:
     ray = pytest.importorskip("ray", reason="Ray is not installed: pip install shopsim[ray]")
     started = not ray.is_initialized()
     if started:
-        ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
+        start_local(ray, 2, logging_level=logging.ERROR)
     yield ray
     if started:
         ray.shutdown()
