@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from shopsim.budget import parse_budget
@@ -37,10 +38,16 @@ def _query(instruction: str) -> str:
     return text[:MAX_QUERY_CHARS].strip() or instruction[:MAX_QUERY_CHARS]
 
 
-def _overlap(want: set[str], text: str) -> float:
+@lru_cache(maxsize=1 << 16)
+def _token_set(text: str) -> frozenset[str]:
+    """Cached: the same titles, cards and option values are read on every page that shows them."""
+    return frozenset(tokenize(text))
+
+
+def _overlap(want: frozenset[str] | set[str], text: str) -> float:
     if not want:
         return 0.0
-    return len(want & set(tokenize(text))) / len(want)
+    return len(want & _token_set(text)) / len(want)
 
 
 def _price_low(price: Any) -> float | None:
@@ -56,7 +63,7 @@ class V8Heuristic:
     max_steps: int = 15
     max_candidates: int = 3
     steps: int = 0
-    tokens: set[str] = field(default_factory=set)
+    tokens: frozenset[str] = frozenset()
     budget: float | None = None
     instruction: str = ""
     ranked: list[str] = field(default_factory=list)
@@ -73,14 +80,14 @@ class V8Heuristic:
         instruction = str(info.get("instruction") or "")
         if instruction != self.instruction:
             self.instruction = instruction
-            self.tokens = set(tokenize(_query(instruction)))
+            self.tokens = _token_set(_query(instruction))
             found = parse_budget(instruction)
             self.budget = found.limit if found else None
             self.known = instruction
         self.multi_turn = info.get("interaction_mode") == "multi_turn"
         if info.get("shopper_reply"):
             self.known += "\n" + str(info["shopper_reply"])
-            self.tokens = set(tokenize(_query(self.known)))
+            self.tokens = _token_set(_query(self.known))
         self.steps += 1
         if obs.page_type == "search":
             if self.multi_turn and _FEATURES not in self.asked and self.max_steps - self.steps > 6:
@@ -119,8 +126,8 @@ class V8Heuristic:
         named = self._named(values)
         if named:
             return max(named, key=len)
-        scored = sorted(values, key=lambda v: -_overlap(set(tokenize(v)), self.known))
-        if scored and _overlap(set(tokenize(scored[0])), self.known) > 0:
+        scored = sorted(values, key=lambda v: -_overlap(_token_set(v), self.known))
+        if scored and _overlap(_token_set(scored[0]), self.known) > 0:
             return scored[0]
         return values[0]
 
