@@ -32,7 +32,9 @@ MAX_QUERY_CHARS = 60
 _FEATURES = "\0features"  # the first question (the request's attributes), beside the option axes asked
 
 
+@lru_cache(maxsize=1 << 14)
 def _query(instruction: str) -> str:
+    """The request as a query (cached: read on every search page and again after each answer)."""
     text = _BUDGET_PHRASE.sub(" ", instruction)
     text = " ".join(_NOISE.sub(" ", text).split())
     return text[:MAX_QUERY_CHARS].strip() or instruction[:MAX_QUERY_CHARS]
