@@ -79,14 +79,10 @@ def render_observation_text(obs: ObservationState) -> str:
 def _card_text(asin: str, title: str, price: ListedPrice, brand: str, category: tuple[str, ...],
                key_attributes: tuple[str, ...]) -> str:
     """A result's line after its rank (cached: a product's card reads the same on every page showing it)."""
-    parts = [asin, title, f"price: {format_listed_price(price)}"]
-    if brand:
-        parts.append(f"brand: {brand}")
-    if category:
-        parts.append(f"category: {' > '.join(category)}")
-    if key_attributes:
-        parts.append(f"attributes: {'; '.join(key_attributes)}")
-    return " | ".join(parts)
+    shown = (("brand", brand, brand), ("category", category, " > ".join(category)),
+             ("attributes", key_attributes, "; ".join(key_attributes)))
+    return " | ".join([asin, title, f"price: {format_listed_price(price)}",
+                       *(f"{label}: {text}" for label, given, text in shown if given)])
 
 
 def _product_lines(obs: ObservationState, p: ProductFacts) -> list[str]:
