@@ -46,10 +46,20 @@ def _token_set(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 
 
+@lru_cache(maxsize=1 << 16)
+def _joined_token_set(*parts: str) -> frozenset[str]:
+    """The tokens of ``parts`` joined by spaces: the union of each part's (no token spans a space), so a
+    card's category and attribute texts, shared by many products, are tokenized once each.
+    """
+    return frozenset().union(*map(_token_set, parts))
+
+
+def _share(want: frozenset[str] | set[str], have: frozenset[str]) -> float:
+    return len(want & have) / len(want) if want else 0.0
+
+
 def _overlap(want: frozenset[str] | set[str], text: str) -> float:
-    if not want:
-        return 0.0
-    return len(want & _token_set(text)) / len(want)
+    return _share(want, _token_set(text)) if want else 0.0
 
 
 def _price_low(price: Any) -> float | None:
@@ -103,8 +113,8 @@ class V8Heuristic:
         return "click[back to search]" if "back to search" in obs.clickables else f"search[{_query(instruction)}]"
 
     def _card(self, r: ResultEntry) -> float:
-        text = " ".join([r.title, " ".join(r.category), " ".join(r.key_attributes), r.brand])
-        score = 2.0 * _overlap(self.tokens, r.title) + _overlap(self.tokens, text) - 0.01 * r.rank
+        card = _joined_token_set(r.title, *r.category, *r.key_attributes, r.brand)
+        score = 2.0 * _overlap(self.tokens, r.title) + _share(self.tokens, card) - 0.01 * r.rank
         low = _price_low(r.price)
         if self.budget is not None and low is not None and low > self.budget:
             score -= 1.0
@@ -154,7 +164,7 @@ class V8Heuristic:
             if obs.selected_options.get(axis) != want and f"{axis}={want}" in obs.clickables:
                 return f"click[{axis}={want}]"
         fits = self.budget is None or (obs.selected_price is not None and obs.selected_price <= self.budget)
-        fit = _overlap(self.tokens, p.title + " " + " ".join(p.bullets) + " " + " ".join(p.attributes))
+        fit = _share(self.tokens, _joined_token_set(p.title, *p.bullets, *p.attributes))
         score = fit + (1.0 if fits else 0.0)
         if self.best is None or score > self.best[0]:
             self.best = (score, p.asin)
