@@ -64,3 +64,24 @@ def test_every_v8_page_is_what_validation_gives(bundled_v8_shop: Any, task_mode:
                 obs, info = env.restore(env.snapshot())
                 _check(obs, info, f"goal {goal} restored at step {step}")
     assert kinds == {"search", "results", "product", "terminal"}
+
+
+def test_a_changed_page_leaves_the_next_one_alone(bundled_v8_shop: Any) -> None:
+    """Result entries come from per-shop parts: each page gets its own lists (a caller may change them)."""
+    from shopsim.simsite.v8.session import V8Session
+
+    shop = bundled_v8_shop
+    task = shop.goals[0]
+
+    def results_page() -> Any:
+        session = V8Session(shop, task)
+        session.step(f"search[{task.simple_text}]")
+        return session.state
+
+    first = results_page()
+    assert first.results and first.results[0].category and first.results[0].key_attributes
+    before = first.model_dump()
+    first.results[0].category.append("changed")
+    first.results[0].key_attributes.append("changed")
+    first.clickables.append("changed")
+    assert results_page().model_dump() == before
