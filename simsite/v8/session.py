@@ -284,8 +284,8 @@ class V8Session:
         parts = self.shop.entry_cache.get(asin)
         if parts is None:
             p = self.shop.products[asin]
-            parts = self.shop.entry_cache[asin] = (p.title, p.display_price, p.brand, p.category,
-                                                   p.attribute_texts[:KEY_ATTRIBUTES])
+            parts = self.shop.entry_cache[asin] = (p.title, p.display_price, p.brand, tuple(p.category),
+                                                   tuple(p.attribute_texts[:KEY_ATTRIBUTES]))
         title, price, brand, category, keys = parts
         return trusted(ResultEntry, rank=rank, asin=asin, title=title, price=price, brand=brand,
                        category=list(category), key_attributes=list(keys))
