@@ -45,6 +45,8 @@ class V8Episode:
         self.instruction = self.task.instruction_for(self.mode)  # type: ignore[arg-type]
         self.last: V8Step | None = None
         self.include_private = include_private
+        #: The public persona, stripped once per episode (every step's ``info`` shows it; read it, do not change it).
+        self.persona = public_persona(self.task.user_persona) if self.mode == "persona" else None
 
     @property
     def page_state(self) -> PageState:
@@ -71,7 +73,7 @@ class V8Episode:
         return v8_info(state if state is not None else self.page_state, s.state,
                        s.detail.model_dump(mode="json") if s.detail is not None else None,
                        instruction=self.instruction, task_id=self.task.task_id, task_mode=self.mode,
-                       user_persona=public_persona(self.task.user_persona) if self.mode == "persona" else None,
+                       user_persona=self.persona,
                        actions_used=s.actions, max_actions=s.max_actions, interaction_mode=s.interaction_mode,
                        shopper_reply=s.reply, dialogue=[t.model_dump() for t in s.dialogue],
                        private=private_goal(self.task).model_dump(mode="json") if self.include_private else None)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from shopsim.budget import parse_budget
@@ -31,16 +32,34 @@ MAX_QUERY_CHARS = 60
 _FEATURES = "\0features"  # the first question (the request's attributes), beside the option axes asked
 
 
+@lru_cache(maxsize=1 << 14)
 def _query(instruction: str) -> str:
+    """The request as a query (cached: read on every search page and again after each answer)."""
     text = _BUDGET_PHRASE.sub(" ", instruction)
     text = " ".join(_NOISE.sub(" ", text).split())
     return text[:MAX_QUERY_CHARS].strip() or instruction[:MAX_QUERY_CHARS]
 
 
-def _overlap(want: set[str], text: str) -> float:
-    if not want:
-        return 0.0
-    return len(want & set(tokenize(text))) / len(want)
+@lru_cache(maxsize=1 << 16)
+def _token_set(text: str) -> frozenset[str]:
+    """Cached: the same titles, cards and option values are read on every page that shows them."""
+    return frozenset(tokenize(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _joined_token_set(*parts: str) -> frozenset[str]:
+    """The tokens of ``parts`` joined by spaces: the union of each part's (no token spans a space), so a
+    card's category and attribute texts, shared by many products, are tokenized once each.
+    """
+    return frozenset().union(*map(_token_set, parts))
+
+
+def _share(want: frozenset[str] | set[str], have: frozenset[str]) -> float:
+    return len(want & have) / len(want) if want else 0.0
+
+
+def _overlap(want: frozenset[str] | set[str], text: str) -> float:
+    return _share(want, _token_set(text)) if want else 0.0
 
 
 def _price_low(price: Any) -> float | None:
@@ -56,7 +75,7 @@ class V8Heuristic:
     max_steps: int = 15
     max_candidates: int = 3
     steps: int = 0
-    tokens: set[str] = field(default_factory=set)
+    tokens: frozenset[str] = frozenset()
     budget: float | None = None
     instruction: str = ""
     ranked: list[str] = field(default_factory=list)
@@ -73,14 +92,14 @@ class V8Heuristic:
         instruction = str(info.get("instruction") or "")
         if instruction != self.instruction:
             self.instruction = instruction
-            self.tokens = set(tokenize(_query(instruction)))
+            self.tokens = _token_set(_query(instruction))
             found = parse_budget(instruction)
             self.budget = found.limit if found else None
             self.known = instruction
         self.multi_turn = info.get("interaction_mode") == "multi_turn"
         if info.get("shopper_reply"):
             self.known += "\n" + str(info["shopper_reply"])
-            self.tokens = set(tokenize(_query(self.known)))
+            self.tokens = _token_set(_query(self.known))
         self.steps += 1
         if obs.page_type == "search":
             if self.multi_turn and _FEATURES not in self.asked and self.max_steps - self.steps > 6:
@@ -94,8 +113,8 @@ class V8Heuristic:
         return "click[back to search]" if "back to search" in obs.clickables else f"search[{_query(instruction)}]"
 
     def _card(self, r: ResultEntry) -> float:
-        text = " ".join([r.title, " ".join(r.category), " ".join(r.key_attributes), r.brand])
-        score = 2.0 * _overlap(self.tokens, r.title) + _overlap(self.tokens, text) - 0.01 * r.rank
+        card = _joined_token_set(r.title, *r.category, *r.key_attributes, r.brand)
+        score = 2.0 * _overlap(self.tokens, r.title) + _share(self.tokens, card) - 0.01 * r.rank
         low = _price_low(r.price)
         if self.budget is not None and low is not None and low > self.budget:
             score -= 1.0
@@ -119,8 +138,8 @@ class V8Heuristic:
         named = self._named(values)
         if named:
             return max(named, key=len)
-        scored = sorted(values, key=lambda v: -_overlap(set(tokenize(v)), self.known))
-        if scored and _overlap(set(tokenize(scored[0])), self.known) > 0:
+        scored = sorted(values, key=lambda v: -_overlap(_token_set(v), self.known))
+        if scored and _overlap(_token_set(scored[0]), self.known) > 0:
             return scored[0]
         return values[0]
 
@@ -145,7 +164,7 @@ class V8Heuristic:
             if obs.selected_options.get(axis) != want and f"{axis}={want}" in obs.clickables:
                 return f"click[{axis}={want}]"
         fits = self.budget is None or (obs.selected_price is not None and obs.selected_price <= self.budget)
-        fit = _overlap(self.tokens, p.title + " " + " ".join(p.bullets) + " " + " ".join(p.attributes))
+        fit = _share(self.tokens, _joined_token_set(p.title, *p.bullets, *p.attributes))
         score = fit + (1.0 if fits else 0.0)
         if self.best is None or score > self.best[0]:
             self.best = (score, p.asin)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["APPROX_FACTOR", "BudgetMatch", "chinese_number", "parse_budget"]
 
@@ -200,8 +201,10 @@ def _singles(s: str, cue: bool) -> list[tuple[int, int, BudgetMatch]]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)
 def parse_budget(text: str | None) -> BudgetMatch | None:
-    """The budget ``text`` states, or None when it states none.
+    """The budget ``text`` states, or None when it states none (cached: a task's request is read every
+    episode, and the answer is a frozen :class:`BudgetMatch`).
 
     A range gives its upper end; an approximate amount is multiplied by :data:`APPROX_FACTOR`.
     Only numbers tied to a currency, or to a limit word beside a price word, count, so "2-3 people",

@@ -7,6 +7,7 @@ full instruction, target attributes, options, budget or gold ASIN) is ever in it
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -113,36 +114,49 @@ def page_state_from_observation(obs: ObservationState, instruction: str | None =
     """The site-neutral PageState of a v8 page, so agents, traces and viewers built on PageState work.
 
     Option clickables keep their v8 argument (``axis=value``); ``text`` is the bare value. The page,
-    its clickables and cards are built with :func:`~shopsim.page.trusted` (their fields come from a
-    validated ObservationState, in fresh containers): this runs every step.
+    its product and feedback are built with :func:`~shopsim.page.trusted` (their fields come from a
+    validated ObservationState, in fresh containers): this runs every step. Clickables and result
+    cards hold only strings, numbers and tuples, so equal ones are one cached object (:func:`_click`,
+    :func:`_card`): a results page no longer builds 40 models a step.
     """
-    clicks: list[Clickable] = []
-    if obs.search_available:
-        clicks.append(trusted(Clickable, arg="search", text="Search", kind="search", selector=None, url=None,
-                                                axis=None, clicked=False))
+    clicks: list[Clickable] = [_click("search", "search", None, False)] if obs.search_available else []
+    selected = obs.selected_options
     for arg in obs.clickables:
         kind = _NAV_KINDS.get(arg)
-        axis, value = None, arg
-        if kind is None and obs.page_type == "results":
-            kind = "product"
-        elif kind is None:
-            kind = "option"
+        if kind is not None:
+            clicks.append(_click(arg, kind, None, False))
+        elif obs.page_type == "results":
+            clicks.append(_click(arg, "product", None, False))
+        else:
             axis, _, value = arg.partition("=")
-        clicks.append(trusted(Clickable, arg=arg, text=value, kind=kind, selector=None, url=None, axis=axis,
-                                                clicked=axis is not None and obs.selected_options.get(axis) == value))
+            clicks.append(_click(arg, "option", axis, selected.get(axis) == value))
     product = None
     if obs.product is not None:
         p = obs.product
-        product = ProductView(id=p.asin, title=p.title, price=p.price, currency=obs.origin.currency if obs.origin else None, options=p.option_axes,
-                              selected={a: obs.selected_options.get(a) for a in p.option_axes},
-                              bullet_points=p.bullets, category_path=p.category, attributes=p.attributes)
+        product = trusted(ProductView, id=p.asin, title=p.title, price=p.price,
+                          currency=obs.origin.currency if obs.origin else None,
+                          options={a: list(v) for a, v in p.option_axes.items()},
+                          selected={a: selected.get(a) for a in p.option_axes},
+                          bullet_points=list(p.bullets), category_path=list(p.category), attributes=list(p.attributes))
     return trusted(
         PageState, page_type=_PAGE_TYPES[obs.page_type], url=url, instruction=instruction, query=obs.search_text,  # type: ignore[arg-type]
         page_num=obs.page, total_results=obs.total_results, clickables=clicks, has_search_bar=obs.search_available,
-        results=[trusted(ResultCard, id=r.asin, title=r.title, price=r.price, price_text="", sponsored=False,
-                                            url=None) for r in obs.results],
-        product=product, feedback=Feedback(code=obs.action_feedback, message=obs.feedback_message),
+        results=[_card(r.asin, r.title, r.price) for r in obs.results],
+        product=product, feedback=trusted(Feedback, code=obs.action_feedback, message=obs.feedback_message),
     )
+
+
+@lru_cache(maxsize=1 << 16)
+def _click(arg: str, kind: str, axis: str | None, clicked: bool) -> Clickable:
+    """One clickable of a v8 page (immutable all through, so one object serves every page that shows it)."""
+    text = "Search" if kind == "search" else arg if axis is None else arg.partition("=")[2]
+    return trusted(Clickable, arg=arg, text=text, kind=kind, selector=None, url=None, axis=axis, clicked=clicked)
+
+
+@lru_cache(maxsize=1 << 16)
+def _card(asin: str, title: str, price: ListedPrice) -> ResultCard:
+    """One result card (immutable all through, like :func:`_click`)."""
+    return trusted(ResultCard, id=asin, title=title, price=price, price_text="", sponsored=False, url=None)
 
 
 _NAV_KINDS = {"back to search": "back_to_search", "next >": "next", "< prev": "prev", "buy now": "buy"}

@@ -8,6 +8,7 @@ tool-calling model, a prompt-based one or a person.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from shopsim.page import PageState
 from shopsim.v8.observation_state import ListedPrice, ObservationState, ProductFacts
@@ -57,14 +58,7 @@ def render_observation_text(obs: ObservationState) -> str:
         else:
             lines.append("No products match this query.")
         for r in obs.results:
-            parts = [f"{r.rank}. {r.asin}", r.title, f"price: {format_listed_price(r.price)}"]
-            if r.brand:
-                parts.append(f"brand: {r.brand}")
-            if r.category:
-                parts.append(f"category: {' > '.join(r.category)}")
-            if r.key_attributes:
-                parts.append(f"attributes: {'; '.join(r.key_attributes)}")
-            lines.append(" | ".join(parts))
+            lines.append(f"{r.rank}. {_card_text(r.asin, r.title, r.price, r.brand, tuple(r.category), tuple(r.key_attributes))}")
     elif obs.page_type == "product" and obs.product is not None:
         lines.extend(_product_lines(obs, obs.product))
     elif obs.page_type == "terminal":
@@ -79,6 +73,16 @@ def render_observation_text(obs: ObservationState) -> str:
     elif obs.page_type != "terminal":
         lines.append("Nothing is clickable on this page.")
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=1 << 16)
+def _card_text(asin: str, title: str, price: ListedPrice, brand: str, category: tuple[str, ...],
+               key_attributes: tuple[str, ...]) -> str:
+    """A result's line after its rank (cached: a product's card reads the same on every page showing it)."""
+    shown = (("brand", brand, brand), ("category", category, " > ".join(category)),
+             ("attributes", key_attributes, "; ".join(key_attributes)))
+    return " | ".join([asin, title, f"price: {format_listed_price(price)}",
+                       *(f"{label}: {text}" for label, given, text in shown if given)])
 
 
 def _product_lines(obs: ObservationState, p: ProductFacts) -> list[str]:

@@ -63,8 +63,11 @@ def zero_detail(**extra: Any) -> RewardDetail:
     return RewardDetail(**extra)
 
 
+@lru_cache(maxsize=1 << 16)
 def norm(text: str) -> str:
-    """NFKC, case-folded, whitespace collapsed: how v8 compares values (no colour folding)."""
+    """NFKC, case-folded, whitespace collapsed: how v8 compares values (no colour folding). Cached: a
+    purchase compares the same titles, bullets and option values episode after episode.
+    """
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
@@ -131,6 +134,7 @@ def _type_reward(bought: V8Product, gold: V8Product | None, terms: TitleTerms) -
     return (0.1 if title_score < 0.1 else 0.5), overlap, title_score
 
 
+@lru_cache(maxsize=1 << 16)
 def _token_text(text: str) -> str:
     return " ".join(tokenize(text))
 

@@ -209,7 +209,8 @@ class BM25Engine:
             keep = cand_scores >= kth
             cand, cand_scores = cand[keep], cand_scores[keep]
         order = np.lexsort((self._asin_rank[cand], -cand_scores))[:n]
-        return [(self.asins[i], float(s)) for i, s in zip(cand[order], cand_scores[order], strict=True)]
+        # .tolist(): Python ints and floats in one C pass (numpy scalars cost a conversion each)
+        return [(self.asins[i], s) for i, s in zip(cand[order].tolist(), cand_scores[order].tolist(), strict=True)]
 
     def save(self, path: Path) -> None:
         """Write the raw index (weighted frequencies, row lengths) as one ``.npz`` (no pickles)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from shopsim.errors import ConfigError, SessionError
+from shopsim.page import trusted
 from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
 from shopsim.simsite.v8.environment import RUNTIME_TERMINATIONS
 from shopsim.simsite.v8.prices import resolve_price
@@ -225,41 +226,49 @@ class V8Session:
         return self._results[1]
 
     def _render(self, feedback: V8Feedback, message: str) -> ObservationState:
+        """The page's state, built with :func:`~shopsim.page.trusted` (every step renders one): its values
+        are the catalog's validated records and this session's own checked strings, in fresh containers
+        (``tests/simsite/v8/test_v8_trusted_pages.py`` re-validates every model of real episodes' pages).
+        """
         page = self._page
         if page.kind == "search":
-            return ObservationState(page_type="search", search_available=True, action_feedback=feedback,
-                                    feedback_message=message)
+            return trusted(ObservationState, page_type="search", search_available=True, action_feedback=feedback,
+                           feedback_message=message)
         if page.kind == "terminal":
-            return ObservationState(page_type="terminal", search_text=page.query or None, termination=self.termination,
-                                    purchased_asin=page.asin, selected_options=dict(page.selected),
-                                    action_feedback=feedback, feedback_message=message)
+            return trusted(ObservationState, page_type="terminal", search_text=page.query or None,
+                           termination=self.termination, purchased_asin=page.asin, selected_options=dict(page.selected),
+                           action_feedback=feedback, feedback_message=message)
         if page.kind == "results":
-            asins = self._search(page.query)
-            pages = max(1, math.ceil(len(asins) / PAGE_SIZE))
-            start = (page.page - 1) * PAGE_SIZE
-            shown = asins[start : start + PAGE_SIZE]
-            entries = [self._entry(start + i + 1, self.shop.products[a]) for i, a in enumerate(shown)]
-            clicks = [e.asin for e in entries]
-            if page.page > 1:
-                clicks.append(PREV)
-            if page.page < pages:
-                clicks.append(NEXT)
-            clicks.append(BACK)
-            return ObservationState(
-                page_type="results", search_text=page.query, results=entries, page=page.page, total_pages=pages,
-                total_results=len(asins), rank_start=start + 1 if shown else None,
-                rank_end=start + len(shown) if shown else None, clickables=clicks, action_feedback=feedback,
-                feedback_message=message)
+            return self._results_state(feedback, message)
         product = self.shop.products[page.asin or ""]
         missing = [a for a in product.options if a not in page.selected]
         complete = not missing
         price = resolve_price(product, page.selected)
         clicks = [option_arg(axis, o.value) for axis, opts in product.options.items() for o in opts]
         clicks += [PREV, BACK] + ([BUY] if complete else [])
-        return ObservationState(
-            page_type="product", search_text=page.query, page=page.page, product=self._facts(product),
+        return trusted(
+            ObservationState, page_type="product", search_text=page.query, page=page.page, product=self._facts(product),
             selected_options=dict(page.selected), missing_option_axes=missing, options_complete=complete,
-            selected_price=price.price if price.verifiable else None, clickables=clicks, action_feedback=feedback,
+            selected_price=float(price.price) if price.verifiable and price.price is not None else None,
+            clickables=clicks, action_feedback=feedback, feedback_message=message)
+
+    def _results_state(self, feedback: V8Feedback, message: str) -> ObservationState:
+        page = self._page
+        asins = self._search(page.query)
+        pages = max(1, math.ceil(len(asins) / PAGE_SIZE))
+        start = (page.page - 1) * PAGE_SIZE
+        shown = asins[start : start + PAGE_SIZE]
+        entries = [self._entry(start + i + 1, a) for i, a in enumerate(shown)]
+        clicks = list(shown)
+        if page.page > 1:
+            clicks.append(PREV)
+        if page.page < pages:
+            clicks.append(NEXT)
+        clicks.append(BACK)
+        return trusted(
+            ObservationState, page_type="results", search_text=page.query, results=entries, page=page.page,
+            total_pages=pages, total_results=len(asins), rank_start=start + 1 if shown else None,
+            rank_end=start + len(shown) if shown else None, clickables=clicks, action_feedback=feedback,
             feedback_message=message)
 
     def _facts(self, p: V8Product) -> ProductFacts:
@@ -270,10 +279,16 @@ class V8Session:
             hit = cache[p.asin] = self._build_facts(p)
         return hit
 
-    @staticmethod
-    def _entry(rank: int, p: V8Product) -> ResultEntry:
-        return ResultEntry(rank=rank, asin=p.asin, title=p.title, price=p.display_price, brand=p.brand,
-                           category=p.category, key_attributes=p.attribute_texts[:KEY_ATTRIBUTES])
+    def _entry(self, rank: int, asin: str) -> ResultEntry:
+        """A results card: the product's parts worked out once per shop, fresh lists per card."""
+        parts = self.shop.entry_cache.get(asin)
+        if parts is None:
+            p = self.shop.products[asin]
+            parts = self.shop.entry_cache[asin] = (p.title, p.display_price, p.brand, tuple(p.category),
+                                                   tuple(p.attribute_texts[:KEY_ATTRIBUTES]))
+        title, price, brand, category, keys = parts
+        return trusted(ResultEntry, rank=rank, asin=asin, title=title, price=price, brand=brand,
+                       category=list(category), key_attributes=list(keys))
 
     @staticmethod
     def _build_facts(p: V8Product) -> ProductFacts:

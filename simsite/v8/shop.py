@@ -45,6 +45,7 @@ class V8Shop:
         self.terms = terms or default_title_terms()
         self.nouns = self.terms  # what the runners report as the tagger (``.source``)
         self.facts_cache: dict[str, Any] = {}  # ProductFacts by ASIN, filled by sessions
+        self.entry_cache: dict[str, tuple[Any, ...]] = {}  # a results card's product parts by ASIN, filled by sessions
         tasks = [t for t in catalog.tasks if t.asin in self.products]
         if task_ids is not None:
             by_id = {t.task_id: t for t in tasks}
