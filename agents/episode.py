@@ -100,7 +100,7 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
     """
     failure: AgentFailure | None = None
     try:
-        _guarded(agent.reset, seed + goal_index)
+        _guarded("reset", agent.reset, seed=seed + goal_index)
     except AgentFailure as failed:
         failure = failed
     obs, info = env.reset(seed=seed, options={"goal": goal_index})
@@ -111,7 +111,7 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
         seen = {**info, "turns_left": limit - turns} if limit is not None else info
         before = agent_counts(agent)
         try:
-            action = _guarded(agent.act, obs, info["valid_actions"], seen)
+            action = _guarded("act", agent.act, obs, info["valid_actions"], seen)
         except PolicyFailure as policy:  # generation_length, or turns used up by protocol errors
             spent = counts_since(agent, before)
             turns += _turns(spent)
@@ -141,14 +141,14 @@ def run_episode(env: ShopEnv, agent: Agent, goal_index: int, seed: int = 0, max_
                          dialogue=info.get("dialogue"), agent_failure=failure.record() if failure else None)
 
 
-def _guarded(call: Callable[..., Any], *args: Any) -> Any:
-    """``agent.reset(seed)`` or ``agent.act(...)``, with whatever the agent's own code does wrong as an
-    :class:`AgentFailure`: an exception, ``sys.exit``, or (``act``) a result that is not a string, which
-    would otherwise break the env, the episode record or ``json.dumps`` far from its cause.
+def _guarded(name: str, call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``agent.reset(seed=...)`` or ``agent.act(...)`` (``name`` says which: a decorated method may carry
+    any ``__name__``), with whatever the agent's own code does wrong as an :class:`AgentFailure`: an
+    exception, ``sys.exit``, or (``act``) a result that is not a string, which would otherwise break
+    the env, the episode record or ``json.dumps`` far from its cause.
     """
-    name = getattr(call, "__name__", "act")
     try:
-        out = call(seed=args[0]) if name == "reset" else call(*args)
+        out = call(*args, **kwargs)
     except (PolicyFailure, AgentFailure):
         raise
     except SystemExit as stop:  # the agent's sys.exit() ends its episode, never the run (nor with exit 0)
@@ -156,7 +156,7 @@ def _guarded(call: Callable[..., Any], *args: Any) -> Any:
     except Exception as exc:
         raise AgentFailure("error", f"the agent's {name}() raised {type(exc).__name__}: "
                                     f"{_one_line(str(exc))}") from None
-    if name != "reset" and not isinstance(out, str):
+    if name == "act" and not isinstance(out, str):
         raise AgentFailure("bad_action", f"the agent's act() returned {describe_value(out)}, not an action string")
     return out
 

@@ -175,3 +175,24 @@ def test_an_agent_that_breaks_the_run_ends_it_with_one_line_and_exit_2(tmp_path:
     assert "--agent-timeout 'soon': give STEP[,EPISODE]" in results["bad limit"][2]
     summary = json.loads((tmp_path / "os._exit" / "summary.json").read_text())
     assert summary["status"] == "aborted" and summary["episodes_missing"] == 2
+
+
+def test_an_agent_with_decorated_methods_plays_normally(bundled_shop) -> None:
+    """The runner tells reset from act by which it calls, not by ``__name__``: a decorator that does not
+    copy the name (no ``functools.wraps``) must not turn ``reset``'s None into a bad action."""
+    from shopsim.adapters.env import ShopEnv
+    from shopsim.agents.episode import run_episode
+    from shopsim.agents.rule import RuleAgent
+
+    def plain(method):
+        def wrapper(*args, **kwargs):
+            return method(*args, **kwargs)
+        return wrapper
+
+    class Decorated(RuleAgent):
+        reset = plain(RuleAgent.reset)
+        act = plain(RuleAgent.act)
+
+    result = run_episode(ShopEnv(bundled_shop), Decorated(), 3)
+    assert result.agent_failure is None and result.steps > 0
+    assert result.model_dump() == run_episode(ShopEnv(bundled_shop), RuleAgent(), 3).model_dump()
