@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,6 +23,12 @@ SMALL = SHARED / "data" / "webshop-small"
 GOLDEN = SMALL / "golden"
 REAL_PAGES = SHARED / "fixtures" / "real"
 SCORER = SHARED / "tools" / "score_translation.py"
+
+# The suite never writes into the user's cache (~/.cache/shopsim: saved search indexes, noun tags):
+# each test process gets its own folder, inherited by the CLIs and servers it starts, removed at exit.
+_CACHE = tempfile.mkdtemp(prefix="shopsim-test-cache-")
+os.environ["SHOPSIM_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 #: The 17 Chinese, Japanese and modern Western pages added to ../shared for issue 22 (any shop in any
 #: script), which no translator here reads yet: the accuracy bars hold the 49 pages they were written
