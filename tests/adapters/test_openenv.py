@@ -9,6 +9,7 @@ fixtures, never at collection.
 from __future__ import annotations
 
 import importlib.util
+import json
 import signal
 import subprocess
 import sys
@@ -147,6 +148,26 @@ def test_two_clients_play_independent_episodes(webshop_url: str, bundled_shop: A
         got = dict(zip(goals, pool.map(play, goals), strict=True))
     for g in goals:
         assert got[g] == _jsonable(expected[g][0]), f"goal {g}"
+
+
+def test_a_session_past_max_sessions_is_refused_and_a_closed_one_frees_its_place(bundled_shop: Any) -> None:
+    with _serve(bundled_shop, max_sessions=1) as srv, _client(srv.base_url) as first:
+        first.reset(goal=1)
+        from websockets.sync.client import connect  # openenv-core's dependency
+
+        with connect(srv.base_url.replace("http", "ws") + "/ws") as raw:  # what the server says, then it closes
+            refused = json.loads(raw.recv(timeout=30))
+        assert (refused["type"], refused["data"]["code"]) == ("error", "CAPACITY_REACHED"), refused
+        first.close()
+        deadline = time.monotonic() + 30  # the server frees the place once it sees the close
+        while True:
+            try:
+                with _client(srv.base_url) as third:
+                    assert third.reset(goal=2).observation.goal_index == 2
+                break
+            except RuntimeError:
+                assert time.monotonic() < deadline, "the closed session's place was never freed"
+                time.sleep(0.1)
 
 
 def test_v8_episode_through_openenv_equals_the_in_process_one(v8_url: str, bundled_v8_shop: Any) -> None:
