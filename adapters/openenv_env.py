@@ -17,6 +17,7 @@ raises it) and which the HTTP routes answer as a 400 with the reason.
 from __future__ import annotations
 
 import itertools
+from importlib.metadata import version
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -100,7 +101,7 @@ class ShopsimEnvironment(Environment[ShopAction, ShopObservation, ShopState]):
 
     def get_metadata(self) -> EnvironmentMetadata:
         """What OpenEnv's ``/metadata`` and web interface show."""
-        return EnvironmentMetadata(name="shopsim", version="0.1.0",
+        return EnvironmentMetadata(name="shopsim", version=version("shopsim"),
                                    description=f"a WebShop-style simulated shop, profile {self._state.profile}: "
                                                "reset(goal=N | task_id=T, seed=S), step(search[...] | click[...])")
 

@@ -132,6 +132,8 @@ def test_bad_input_answers_an_error_never_a_crash(webshop_url: str) -> None:
     r = httpx.post(f"{webshop_url}/reset", json={"goal": 99_999})
     assert r.status_code == 400 and "does not exist" in r.json()["detail"]
     assert httpx.post(f"{webshop_url}/step", json={"action": {}}).status_code == 422
+    meta = httpx.get(f"{webshop_url}/metadata").json()
+    assert meta["name"] == "shopsim" and "profile webshop" in meta["description"]
     r = httpx.post(f"{webshop_url}/step", json={"action": {"action": "search[x]"}})  # stateless HTTP: a fresh env
     assert r.status_code == 200 and r.json()["observation"]["error"] == "Cannot call step() before reset()"
 
