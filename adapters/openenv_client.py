@@ -33,7 +33,7 @@ DEFAULT_URL = "http://127.0.0.1:8000"
 _RESET_COLUMNS = ("goal", "task_id", "seed", "task_mode")
 
 
-class ShopsimEnv(EnvClient[ShopAction, ShopObservation, ShopState]):
+class ShopsimEnv(EnvClient[ShopAction | str, ShopObservation, ShopState]):
     """OpenEnv's client of a shopsim server: one WebSocket, one server-side environment."""
 
     def _step_payload(self, action: ShopAction | str) -> dict[str, Any]:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -102,6 +104,17 @@ def test_webshop_episode_through_openenv_equals_the_in_process_one(webshop_url: 
             assert state.reward == pytest.approx(result.reward) and state.page_type == "done"
             rewarded += result.reward > 0
     assert rewarded, "the heuristic agent bought nothing worth a reward: the comparison proves little"
+
+
+def test_the_docs_three_lines_play_against_a_server(webshop_url: str) -> None:
+    """docs/harnesses.md's client example, as written but for the port (the docs test skips it: no server)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    block = re.search(r"```python\n(from shopsim.adapters.openenv_client import ShopsimEnv\n.*?)```", doc, re.DOTALL)
+    assert block is not None, "docs/harnesses.md lost its OpenEnv client example"
+    scope: dict[str, Any] = {}
+    exec(block.group(1).replace("http://127.0.0.1:8000", webshop_url), scope)
+    result = scope["result"]
+    assert result.observation.page_type == "results" and result.observation.valid_actions["clickables"]
 
 
 def test_reset_draws_a_seeded_goal_and_episode_ids(webshop_url: str, bundled_shop: Any) -> None:
