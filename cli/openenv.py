@@ -20,15 +20,16 @@ DEFAULT_PORT = 8000
 
 def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     """The OpenEnv app the command serves and its one-line banner."""
+    if args.max_sessions < 1 or args.session_ttl <= 0:
+        raise ConfigError("--max-sessions and --session-ttl must be positive")
     try:
         from shopsim.adapters.openenv_env import create_openenv_app
     except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("openenv", "fastapi", "gradio"):
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("openenv", "fastapi", "gradio"):  # the extra's packages; anything else is a real bug
             raise
-        raise ConfigError(f"shopsim openenv needs openenv-core ({exc.name} is missing): "
+        raise ConfigError(f"shopsim openenv needs openenv-core ({missing} is missing): "
                           "pip install 'shopsim[openenv]'") from exc
-    if args.max_sessions < 1 or args.session_ttl <= 0:
-        raise ConfigError("--max-sessions and --session-ttl must be positive")
     shop = load_shop(args)
     app = create_openenv_app(shop, observation_mode=args.observation_mode, max_sessions=args.max_sessions,
                              session_ttl_s=args.session_ttl, web=args.web)
