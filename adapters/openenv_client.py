@@ -39,7 +39,7 @@ class ShopsimEnv(EnvClient[ShopAction | str, ShopObservation, ShopState]):
     def _step_payload(self, action: ShopAction | str) -> dict[str, Any]:
         if isinstance(action, str):
             return {"action": action}
-        return {"action": action.action}
+        return action.model_dump(exclude={"metadata"}, exclude_defaults=True)
 
     def _parse_result(self, payload: dict[str, Any]) -> StepResult[ShopObservation]:
         observation = ShopObservation(**payload.get("observation", {}), reward=payload.get("reward"),

@@ -82,11 +82,12 @@ class ShopsimEnvironment(Environment[ShopAction, ShopObservation, ShopState]):
     def step(self, action: ShopAction, timeout_s: float | None = None, **kwargs: Any) -> ShopObservation:
         """Play one action; an action that cannot be played answers the unchanged page with ``error``."""
         try:
-            text, reward, terminated, truncated, info = self._env.step(action.action)
+            played = self._env.terminate(action.terminate) if action.terminate else self._env.step(action.action)
         except ShopsimError as exc:
             return ShopObservation(text=self._text, instruction=self._state.instruction,
                                    page_type=self._state.page_type or "", goal_index=self._state.goal_index,
                                    done=self._state.done, reward=0.0, error=str(exc))
+        text, reward, terminated, truncated, info = played
         done = terminated or truncated
         self._state.step_count += 1
         self._state.reward += reward

@@ -14,15 +14,23 @@ from openenv.core.env_server.types import Action, Observation, State
 from pydantic import Field
 
 from shopsim.adapters.env import MAX_ACTION_CHARS
+from shopsim.simsite.v8.environment import RuntimeTermination
 
 __all__ = ["ShopAction", "ShopObservation", "ShopState"]
 
 
 class ShopAction(Action):
-    """One action, as the in-process env takes it: ``search[...]`` or ``click[...]`` (v8: ``click[axis=value]``)."""
+    """One action, as the in-process env takes it: ``search[...]`` or ``click[...]`` (v8: ``click[axis=value]``).
 
-    action: str = Field(max_length=MAX_ACTION_CHARS,
+    ``terminate`` is shopsim-v8's runtime end instead (``ShopEnv.terminate``): the trainer's policy
+    ran out of tokens (``generation_length``) or turns (``action_limit``); the episode ends with the
+    zero reward vector.
+    """
+
+    action: str = Field(default="", max_length=MAX_ACTION_CHARS,
                         description="search[query] or click[value]; shopsim-v8 options are click[axis=value]")
+    terminate: RuntimeTermination | None = Field(
+        default=None, description="shopsim-v8: end the episode for this runtime reason instead of acting")
 
 
 class ShopObservation(Observation):

@@ -142,9 +142,14 @@ def test_bad_input_answers_an_error_never_a_crash(webshop_url: str) -> None:
         with pytest.raises(RuntimeError, match="VALIDATION_ERROR"):
             env.step("search[" + "x" * 5000 + "]")  # past the action's limit: the library's validation error
         assert env.step("search[nuts]").observation.page_type == "results"  # the session lives on
+        from shopsim.adapters.openenv_models import ShopAction
+
+        ended = env.step(ShopAction(terminate="action_limit")).observation
+        assert ended.error is not None and "shopsim-v8" in ended.error and ended.page_type == "results"
     r = httpx.post(f"{webshop_url}/reset", json={"goal": 99_999})
     assert r.status_code == 400 and "does not exist" in r.json()["detail"]
-    assert httpx.post(f"{webshop_url}/step", json={"action": {}}).status_code == 422
+    for bad in ({"actoin": "search[x]"}, {"action": 5}, {"terminate": "purchase"}):  # unknown field, wrong type, value
+        assert httpx.post(f"{webshop_url}/step", json={"action": bad}).status_code == 422, bad
     meta = httpx.get(f"{webshop_url}/metadata").json()
     assert meta["name"] == "shopsim" and "profile webshop" in meta["description"]
     r = httpx.post(f"{webshop_url}/step", json={"action": {"action": "search[x]"}})  # stateless HTTP: a fresh env
@@ -188,6 +193,8 @@ def test_a_session_past_max_sessions_is_refused_and_a_closed_one_frees_its_place
 def test_v8_episode_through_openenv_equals_the_in_process_one(v8_url: str, bundled_v8_shop: Any) -> None:
     from pydantic_core import to_jsonable_python
 
+    from shopsim.adapters.openenv_models import ShopAction
+
     task = bundled_v8_shop.goals[2]
     local: list[tuple[str, float, bool, Any]] = []
 
@@ -210,6 +217,17 @@ def test_v8_episode_through_openenv_equals_the_in_process_one(v8_url: str, bundl
         assert after.error and after.done
         with pytest.raises(RuntimeError, match="unknown to profile shopsim-v8"):
             env.reset(task_id=task.task_id, colour="red")
+        env.reset(task_id=task.task_id)
+        env.step(result.actions[0])
+        ended = env.step(ShopAction(terminate="generation_length"))  # the runtime's end, as ShopEnv.terminate
+    local_env = ShopEnv(bundled_v8_shop)
+    local_env.reset(options={"task_id": task.task_id})
+    local_env.step(result.actions[0])
+    text, reward, terminated, truncated, info = local_env.terminate("generation_length")
+    assert (ended.observation.text, ended.reward, ended.done, ended.observation.truncated) == \
+        (text, reward, terminated or truncated, truncated)
+    assert ended.observation.info["termination"] == info["termination"] == "generation_length"
+    assert ended.observation.info["reward_detail"] == to_jsonable_python(info["reward_detail"])
 
 
 def test_shopsim_tools_plays_an_episode_as_trl_would(webshop_url: str, bundled_shop: Any) -> None:
