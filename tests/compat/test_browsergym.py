@@ -15,10 +15,10 @@ import pytest
 gym = pytest.importorskip("gymnasium")
 pytest.importorskip("browsergym.core", reason="browsergym-core is not installed: pip install 'shopsim[browsergym]'")
 
-from browsergym.utils.obs import flatten_axtree_to_str, overlay_som  # noqa: E402
-
 from browsergym.shopsim.experiments import ShopsimEnvArgs, shopsim_benchmark  # noqa: E402
 from browsergym.shopsim.ids import WEBSHOP_GOALS, goal_index, split_names  # noqa: E402
+from browsergym.utils.obs import flatten_axtree_to_str, overlay_som  # noqa: E402
+
 from shopsim.errors import ConfigError  # noqa: E402
 
 GOAL = 3  # a test-split goal of the bundled catalog whose oracle path earns 1.0 (checked below)
@@ -76,9 +76,9 @@ def test_benchmark_over_a_split():
 def _bid(obs: dict, role: str, name: str) -> str:
     """The BrowserGym id of the element with this accessibility role and name (what an agent reads)."""
     for node in obs["axtree_object"]["nodes"]:
-        if node.get("role", {}).get("value") == role and node.get("name", {}).get("value") == name:
-            if "browsergym_id" in node:
-                return str(node["browsergym_id"])
+        named = node.get("role", {}).get("value") == role and node.get("name", {}).get("value") == name
+        if named and "browsergym_id" in node:
+            return str(node["browsergym_id"])
     raise AssertionError(f"no {role} named {name!r} in:\n{flatten_axtree_to_str(obs['axtree_object'])[:3000]}")
 
 
@@ -99,7 +99,7 @@ def _check_observations(obs: dict, page_type: str, seen: dict) -> None:
 
 
 def _step(env, action: str, seen: dict, page_type: str):
-    obs, reward, terminated, truncated, info = env.step(action)
+    obs, reward, terminated, _truncated, info = env.step(action)
     assert obs["last_action_error"] == "", (action, obs["last_action_error"])
     assert info["task_info"]["page_type"] == page_type, (action, info["task_info"])
     _check_observations(obs, page_type, seen)
@@ -122,7 +122,7 @@ def test_cheat_reaches_reward_1(env):
     task = env.unwrapped.task
     assert info["task_info"]["session_id"] == f"fixed_{GOAL}_s0" and obs["goal"] == task.oracle().instruction
     task.cheat(env.unwrapped.page, [])
-    obs, reward, terminated, truncated, info = env.step("noop()")
+    obs, reward, terminated, _truncated, info = env.step("noop()")
     assert (reward, terminated) == (1.0, True)
     assert info["task_info"]["reward_info"]["r_success"] == 1.0
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
-
 from browsergym.shopsim import register_all
 from browsergym.shopsim.ids import BENCHMARK, split_names
+
 from shopsim.errors import ConfigError
 
 __all__ = ["ShopsimEnvArgs", "shopsim_benchmark"]
