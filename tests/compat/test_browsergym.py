@@ -17,6 +17,7 @@ pytest.importorskip("browsergym.core", reason="browsergym-core is not installed:
 
 from browsergym.shopsim.experiments import ShopsimEnvArgs, shopsim_benchmark  # noqa: E402
 from browsergym.shopsim.ids import WEBSHOP_GOALS, goal_index, split_names  # noqa: E402
+from browsergym.shopsim.scripted import find_bid, oracle_moves  # noqa: E402
 from browsergym.utils.obs import flatten_axtree_to_str, overlay_som  # noqa: E402
 
 from shopsim.errors import ConfigError  # noqa: E402
@@ -73,15 +74,6 @@ def test_benchmark_over_a_split():
 
 
 # ---- episodes in real Chromium ------------------------------------------------------------------------
-def _bid(obs: dict, role: str, name: str) -> str:
-    """The BrowserGym id of the element with this accessibility role and name (what an agent reads)."""
-    for node in obs["axtree_object"]["nodes"]:
-        named = node.get("role", {}).get("value") == role and node.get("name", {}).get("value") == name
-        if named and "browsergym_id" in node:
-            return str(node["browsergym_id"])
-    raise AssertionError(f"no {role} named {name!r} in:\n{flatten_axtree_to_str(obs['axtree_object'])[:3000]}")
-
-
 def _check_observations(obs: dict, page_type: str, seen: dict) -> None:
     """AXTree, screenshot and set-of-marks all describe the page."""
     tree = flatten_axtree_to_str(obs["axtree_object"])
@@ -98,9 +90,17 @@ def _check_observations(obs: dict, page_type: str, seen: dict) -> None:
     seen[page_type] = seen.get(page_type, 0) + 1
 
 
+# BrowserGym's click waits at most 500 ms (fixed in its action code) for the page it loads. On two busy
+# cores a click is sometimes reported as this TimeoutError although it was made and its page loads
+# (the issue's "first purchase" case; pagefix works on the server side). The page-type check after
+# every step proves the click took effect, so this one error is allowed and nothing else is.
+SLOW_NAVIGATION = "TimeoutError: Locator.click: Timeout 500ms exceeded"
+
+
 def _step(env, action: str, seen: dict, page_type: str):
     obs, reward, terminated, _truncated, info = env.step(action)
-    assert obs["last_action_error"] == "", (action, obs["last_action_error"])
+    error = obs["last_action_error"]
+    assert error == "" or error.startswith(SLOW_NAVIGATION), (action, error)
     assert info["task_info"]["page_type"] == page_type, (action, info["task_info"])
     _check_observations(obs, page_type, seen)
     return obs, reward, terminated, info
@@ -134,17 +134,20 @@ def test_scripted_agent_over_bids_earns_the_oracles_reward_on_every_page_type(en
     seen: dict[str, int] = {}
     _check_observations(obs, "search", seen)
     plan = env.unwrapped.task.oracle()
-    _step(env, f"fill({_bid(obs, 'textbox', 'Search...')!r}, {plan.query!r})", seen, "search")
-    obs, *_ = _step(env, f"click({_bid(obs, 'button', 'Search')!r})", seen, "results")
-    for _ in range(plan.page - 1):
-        obs, *_ = _step(env, f"click({_bid(obs, 'button', 'Next >')!r})", seen, "results")
-    obs, *_ = _step(env, f"click({_bid(obs, 'link', plan.asin)!r})", seen, "item")
+    moves = oracle_moves(plan)  # fill, search, a "Next >" per page turn, product, one per option, buy
+    fill, search, *pages, product = moves[:plan.page + 2]
+    options, buy = moves[plan.page + 2:-1], moves[-1]
+    _step(env, fill(obs), seen, "search")
+    obs, *_ = _step(env, search(obs), seen, "results")
+    for move in pages:
+        obs, *_ = _step(env, move(obs), seen, "results")
+    obs, *_ = _step(env, product(obs), seen, "item")
     for tab in ("Description", "Features", "Reviews"):
-        obs, *_ = _step(env, f"click({_bid(obs, 'button', tab)!r})", seen, "item_detail")
-        obs, *_ = _step(env, f"click({_bid(obs, 'button', '< Prev')!r})", seen, "item")
-    for value in plan.options.values():
-        obs, *_ = _step(env, f"click({_bid(obs, 'radio', value)!r})", seen, "item")
-    obs, reward, terminated, info = _step(env, f"click({_bid(obs, 'button', 'Buy Now')!r})", seen, "done")
+        obs, *_ = _step(env, f"click({find_bid(obs, 'button', tab)!r})", seen, "item_detail")
+        obs, *_ = _step(env, f"click({find_bid(obs, 'button', '< Prev')!r})", seen, "item")
+    for move in options:
+        obs, *_ = _step(env, move(obs), seen, "item")
+    obs, reward, terminated, info = _step(env, buy(obs), seen, "done")
     assert terminated and reward == pytest.approx(plan.reward) and plan.reward == 1.0
     assert info["task_info"]["reward_info"]["purchased_asin"] == plan.asin
     assert set(seen) == {"search", "results", "item", "item_detail", "done"}
