@@ -181,3 +181,24 @@ def test_a_running_shop_at_shopsim_url(web_server, monkeypatch):
             e.unwrapped.task.cheat(e.unwrapped.page, [])
     finally:
         e.close()
+
+
+def test_chromium_launch_gets_shopsims_browser_only_when_none_is_named(monkeypatch, tmp_path):
+    from browsergym.shopsim.chromium import launch_kwargs
+
+    from shopsim.adapters.browser_source import find_browser
+
+    assert launch_kwargs({"executable_path": "/x/chrome", "headless": True}) == {"executable_path": "/x/chrome",
+                                                                                 "headless": True}
+    assert launch_kwargs({"channel": "chrome"}) == {"channel": "chrome"}
+    found = launch_kwargs({"headless": False, "args": ["--a"]})
+    assert found.get("executable_path") == find_browser(headless=False) and found["args"] == ["--a"]
+    monkeypatch.setenv("SHOPSIM_CHROMIUM", str(tmp_path / "no-such-chrome"))
+    with pytest.raises(ConfigError, match="browser not found"):
+        launch_kwargs({"headless": True})
+
+
+def test_without_browsergym_core_the_import_says_what_to_install():
+    out = subprocess.run([sys.executable, "-c", "import sys; sys.modules['browsergym.core'] = None\n"
+                          "import browsergym.shopsim"], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0 and "pip install 'shopsim[browsergym]'" in out.stderr.splitlines()[-1]

@@ -13,6 +13,11 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+try:
+    import browsergym.core  # noqa: F401  (the package ships with shopsim; BrowserGym is the optional extra)
+except ImportError as exc:
+    raise ImportError(f"browsergym.shopsim needs browsergym-core: pip install 'shopsim[browsergym]' ({exc})") from None
+
 import gymnasium as gym
 from browsergym.core.env import BrowserEnv
 from browsergym.core.registration import frozen_partial
