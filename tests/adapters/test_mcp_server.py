@@ -5,15 +5,9 @@ HTTP (a server on 127.0.0.1), each episode's reward checked against the in-proce
 from __future__ import annotations
 
 import base64
-import os
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import anyio
@@ -21,65 +15,23 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP SDK is not installed: pip install 'shopsim[mcp]'")
 
-from mcp import ClientSession, StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
+from mcp import ClientSession
 
 from shopsim.adapters.env import ShopEnv
+from shopsim.adapters.mcp_client import http_session, serve_http, stdio_session
 from shopsim.adapters.mcp_server import check_host
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import open_shop
 from shopsim.simsite.shop import ShopConfig
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # each test starts a server process (~3 s on two busy cores)
-
-
-def _server_args(*extra: str) -> list[str]:
-    return ["-m", "shopsim.cli", "mcp", *extra]
-
-
-@asynccontextmanager
-async def stdio_session(*extra: str) -> AsyncIterator[ClientSession]:
-    """A ClientSession over stdio to ``shopsim mcp`` launched as a subprocess."""
-    params = StdioServerParameters(command=sys.executable, args=_server_args(*extra), cwd=str(ROOT),
-                                   env={"SHOPSIM_CACHE_DIR": os.environ.get("SHOPSIM_CACHE_DIR", "")})
-    with tempfile.TemporaryFile("w+") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write), ClientSession(read, write) as session:
-            await session.initialize()
-            yield session
-
-
-@asynccontextmanager
-async def http_session(url: str) -> AsyncIterator[ClientSession]:
-    """A ClientSession over streamable HTTP (initialize handshake: the server keys episodes by its session id)."""
-    async with streamable_http_client(url) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        yield session
 
 
 @pytest.fixture(scope="module")
 def http_url() -> Iterator[str]:
     """``shopsim mcp --transport http`` on a free 127.0.0.1 port."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, *_server_args("--transport", "http", "--port", str(port))], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"shopsim mcp --transport http did not start: {proc.communicate()[1][-2000:]}")
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        _, err = proc.communicate(timeout=30)
-        assert "Traceback" not in err, err
+    with serve_http() as url:
+        yield url
 
 
 def run(fn: Callable[[], Awaitable[Any]]) -> Any:
@@ -196,6 +148,26 @@ def test_two_sessions_play_independent_episodes(http_url: str) -> None:
     assert "unknown episode_id" in other["stolen"]
 
 
+def test_stateless_http_names_its_episode_by_id(http_url: str) -> None:
+    """The SDK's default Client speaks protocol 2026-07-28 over HTTP: no session, so the episode id is the handle."""
+    from mcp import Client
+
+    async def main() -> tuple[str, str, dict[str, Any]]:
+        async with Client(http_url) as client:
+            first = (await client.call_tool("start_episode", {"goal": 5})).structured_content
+            assert first is not None
+            unnamed = (await client.call_tool("search", {"query": "tea"})).content[0].text  # type: ignore[union-attr]
+            page = await client.call_tool("search", {"query": "tea", "episode_id": first["episode_id"]})
+            assert not page.is_error and page.structured_content is not None
+            return client.protocol_version, unnamed, page.structured_content
+
+    version, unnamed, page = run(main)
+    if version < "2026-07-28":
+        pytest.skip(f"this SDK's Client negotiated {version}, a session protocol")
+    assert "pass the episode_id" in unnamed
+    assert page["steps"] == 1 and page["goal_index"] == 5
+
+
 def test_v8_profile_plays_the_v8_tool_protocol() -> None:
     shop = open_shop(ShopConfig(profile="shopsim-v8"))
     task_id = shop.goal(0).task_id
@@ -262,6 +234,6 @@ def test_a_non_loopback_host_is_refused_without_allow_remote() -> None:
     assert check_host("0.0.0.0", allow_remote=True) == "0.0.0.0"
     with pytest.raises(ConfigError, match="--allow-remote"):
         check_host("0.0.0.0")
-    done = subprocess.run([sys.executable, *_server_args("--transport", "http", "--host", "10.1.2.3")], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "shopsim.cli", "mcp", "--transport", "http", "--host", "10.1.2.3"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--allow-remote" in done.stderr
