@@ -11,6 +11,7 @@ initialize handshake, and a stateless request (protocol 2026-07-28) names its ep
 from __future__ import annotations
 
 import asyncio
+import base64
 import ipaddress
 import re
 from typing import Annotated, Any, Literal
@@ -95,15 +96,13 @@ def _text(view: EpisodeView, *, with_instruction: bool) -> str:
         lines.insert(0, f"Instruction: {view.instruction}\n")
     if view.feedback:
         lines.append(f"feedback: {view.feedback}")
-    lines.append("valid actions: " + (" | ".join(offered) if offered and not view.done else "none (episode over)"))
+    lines.append("valid actions: " + ("none (episode over)" if view.done else " | ".join(offered) or "none"))
     lines.append(f"reward: {view.reward:g}  done: {str(view.done).lower()}  steps: {view.steps}  "
                  f"episode_id: {view.episode_id}")
     return "\n".join(lines)
 
 
 def _result(view: EpisodeView, *, with_instruction: bool = False, image: bytes | None = None) -> CallToolResult:
-    import base64
-
     content: list[Any] = [TextContent(type="text", text=_text(view, with_instruction=with_instruction))]
     if image is not None:
         content.append(ImageContent(type="image", data=base64.b64encode(image).decode("ascii"), mime_type="image/png"))
