@@ -191,6 +191,9 @@ def test_v8_profile_plays_the_v8_tool_protocol() -> None:
                 if page["done"]:
                     break
             got = await call(session, "get_reward")
+            await call(session, "start_episode", task_id=task_id, interaction_mode="multi_turn")
+            answered = await call(session, "ask", question="what colour do you want?")
+            assert answered["observation"].startswith("The shopper answered") and answered["steps"] == 1
             return tools, actions, refused, got
 
     tools, actions, refused, got = run(main)
