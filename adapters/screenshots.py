@@ -61,29 +61,36 @@ _DRAW_JS = """([attr, overlayId, palette]) => {
   root.id = overlayId;
   root.setAttribute('style', 'position:absolute;left:0;top:0;width:0;height:0;margin:0;padding:0;'
     + 'pointer-events:none;z-index:2147483647;');
-  const sx = window.scrollX, sy = window.scrollY, drawn = [];
+  const sx = window.scrollX, sy = window.scrollY, vw = window.innerWidth, vh = window.innerHeight, drawn = [];
   for (const el of document.querySelectorAll('[' + attr + ']')) {
     const id = el.getAttribute(attr);
     const rects = [el.getBoundingClientRect()];
     for (const label of (el.labels || [])) rects.push(label.getBoundingClientRect());
-    const seen = rects.filter((r) => r.width > 0 && r.height > 0);
+    // only what the screenshot shows: each rect clipped to the viewport, one wholly outside it dropped
+    const seen = rects.map((r) => [Math.max(r.left, 0), Math.max(r.top, 0), Math.min(r.right, vw), Math.min(r.bottom, vh)])
+      .filter(([l, t, r, b]) => r > l && b > t);
     if (!seen.length) continue;
-    const left = Math.min(...seen.map((r) => r.left)) + sx, top = Math.min(...seen.map((r) => r.top)) + sy;
-    const right = Math.max(...seen.map((r) => r.right)) + sx, bottom = Math.max(...seen.map((r) => r.bottom)) + sy;
+    // the 2px frame goes round the element where there is room, and stays in the viewport where there is not
+    const left = Math.max(Math.min(...seen.map((r) => r[0])) - 2, 0), top = Math.max(Math.min(...seen.map((r) => r[1])) - 2, 0);
+    const right = Math.min(Math.max(...seen.map((r) => r[2])) + 2, vw), bottom = Math.min(Math.max(...seen.map((r) => r[3])) + 2, vh);
     const color = palette[(Number(id) - 1) % palette.length];
     const box = document.createElement('div');
-    box.setAttribute('style', `position:absolute;box-sizing:border-box;left:${left - 2}px;top:${top - 2}px;`
-      + `width:${right - left + 4}px;height:${bottom - top + 4}px;border:2px solid ${color};`);
+    box.setAttribute('style', `position:absolute;box-sizing:border-box;left:${left + sx}px;top:${top + sy}px;`
+      + `width:${right - left}px;height:${bottom - top}px;border:2px solid ${color};`);
     const tag = document.createElement('div');
     tag.textContent = id;
-    const above = top - 2 >= 16;
-    tag.setAttribute('style', `position:absolute;left:${left - 2}px;top:${above ? top - 18 : top - 2}px;`
+    const above = top >= 16;  // else inside the box's top-left corner
+    tag.setAttribute('style', `position:absolute;left:${left + sx}px;top:${(above ? top - 16 : top) + sy}px;`
       + `background:${color};color:#fff;font:bold 12px/16px "DejaVu Sans Mono",monospace;padding:0 3px;`);
     root.appendChild(box);
     root.appendChild(tag);
     drawn.push([id, box, tag]);
   }
   document.documentElement.appendChild(root);
+  for (const [, , tag] of drawn) {  // a tag at the right edge moves left, into the picture
+    const r = tag.getBoundingClientRect();
+    if (r.right > vw) tag.style.left = `${Math.max(vw - r.width, 0) + sx}px`;
+  }
   const rect = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].map(Math.round); };
   return drawn.map(([id, box, tag]) => [id, rect(box), rect(tag)]);
 }"""
@@ -94,8 +101,9 @@ def capture_png(page: Any, cdp: Any, marks: str | None = None) -> tuple[bytes, d
 
     ``marks`` names the attribute whose elements get numbered boxes (set-of-marks); the boxes are
     drawn after the screenshot style is in place (it changes the layout) and removed after the
-    capture. Returns the PNG and, per id drawn, ``(left, top, right, bottom)`` of its box and then of
-    its number tag, in screenshot pixels.
+    capture. Only what the viewport shows is marked: each box is clipped to it, and an element wholly
+    outside it gets none. Returns the PNG and, per id drawn, ``(left, top, right, bottom)`` of its box
+    and then of its number tag, in screenshot pixels (all within the image).
     """
     dpr, width, height = page.evaluate(_PREPARE_JS, [_STYLE_ID, SCREENSHOT_CSS])
     try:

@@ -8,7 +8,9 @@ so the figures are the server's, not the client's. Each ``--variant`` is one mor
 with those extra ``serve`` arguments (``--http h11 --loop asyncio``, ...); the variants are loaded
 in alternating rounds and the table shows each figure's median. Targets: JSON API >= 2,000 steps/s
 at 8 clients and no worse at 32; HTML >= 1,000 requests/s; the first purchase after start-up as fast
-as the hundredth. ``--browser`` adds browser steps/s (needs Chromium).
+as the hundredth, on the JSON API and, on a second fresh server, as a browser's Buy Now (``POST
+/done``). ``--browser`` adds browser steps/s (needs Chromium); ``--cold-only`` gives the start-up
+figures alone (about 40 s).
 """
 
 from __future__ import annotations
@@ -63,15 +65,16 @@ async def _html_paths(port: int, goals: int) -> dict[str, list[str]]:
     return out
 
 
-async def _done_pages(port: int, paths: dict[str, list[str]], n: int) -> list[float]:
-    """Seconds of the done page in ``n`` HTML episodes (index, results, item, done), in order."""
+async def _done_pages(port: int, paths: dict[str, list[str]], n: int, method: str = "GET") -> list[float]:
+    """Seconds of the done page in ``n`` HTML episodes (index, results, item, done), in order; ``method``
+    is the done page's (``POST``: a browser's Buy Now form)."""
     conn = await Conn.open(port)
     times: list[float] = []
     for i in range(n):
         k = i % len(paths["done"])
         for page in ("index", "search", "item", "done"):
             t = time.perf_counter()
-            status, _ = await conn.request("GET", paths[page][k])
+            status, _ = await conn.request(method if page == "done" else "GET", paths[page][k])
             if status != 200:
                 raise RuntimeError(f"GET {paths[page][k]} answered {status}")
             if page == "done":
@@ -88,6 +91,15 @@ def cold_start(served: Served) -> dict[str, float]:
     return {"ready_s": served.ready_s, "buy_1_ms": 1000 * buys[0], "buy_100_ms": 1000 * buys[-1],
             "buy_med_ms": 1000 * statistics.median(buys[1:]), "done_1_ms": 1000 * dones[0],
             "done_100_ms": 1000 * dones[-1], "done_med_ms": 1000 * statistics.median(dones[1:])}
+
+
+def cold_browser_buy(served: Served) -> dict[str, float]:
+    """On a fresh server whose first purchase is a browser's: HTML episodes ending in Buy Now (``POST /done``),
+    the first and the 100th (BrowserGym gives a click 500 ms)."""
+    paths = asyncio.run(_html_paths(served.port, 20))  # searches only: nothing bought yet
+    dones = asyncio.run(_done_pages(served.port, paths, 100, method="POST"))
+    return {"post_1_ms": 1000 * dones[0], "post_100_ms": 1000 * dones[-1],
+            "post_med_ms": 1000 * statistics.median(dones[1:])}
 
 
 def throughput(served: Served, paths: dict[str, list[str]], seconds: float) -> dict[str, float]:
@@ -108,8 +120,11 @@ LABELS = [
     ("buy_1_ms", "first purchase after start-up, JSON API (ms)", "= the 100th", "{:.1f}"),
     ("buy_100_ms", "100th purchase, JSON API (ms)", "", "{:.1f}"),
     ("buy_med_ms", "purchases 2-100, median (ms)", "", "{:.1f}"),
-    ("done_1_ms", "first HTML done page (ms)", "= the 100th", "{:.1f}"),
+    ("done_1_ms", "first HTML done page, GET after those (ms)", "= the 100th", "{:.1f}"),
     ("done_100_ms", "100th HTML done page (ms)", "", "{:.1f}"),
+    ("post_1_ms", "first Buy Now after start-up, HTML POST /done (ms)", "= the 100th", "{:.1f}"),
+    ("post_100_ms", "100th Buy Now, HTML POST /done (ms)", "", "{:.1f}"),
+    ("post_med_ms", "Buy Now 2-100, median (ms)", "", "{:.1f}"),
     ("json_1", "JSON API steps/s, 1 client", "", "{:,.0f}"),
     ("json_8", "JSON API steps/s, 8 clients", ">= 2,000", "{:,.0f}"),
     ("json_32", "JSON API steps/s, 32 clients", ">= the 8-client figure", "{:,.0f}"),
@@ -236,6 +251,7 @@ def main() -> None:
     ap.add_argument("--variant", action="append", default=None, metavar="ARGS",
                     help="extra `shopsim serve` arguments of one server to compare (repeatable; default: one, none)")
     ap.add_argument("--json", action="store_true", help="also print every round's figures as JSON")
+    ap.add_argument("--cold-only", action="store_true", help="only the start-up figures (two fresh servers a variant)")
     ap.add_argument("--encoders", action="store_true", help="add the in-process cost of each JSON encoder")
     ap.add_argument("--browser", action="store_true", help="add browser steps/s (url, click) against the server")
     ap.add_argument("--browser-episodes", type=int, default=5)
@@ -249,13 +265,15 @@ def main() -> None:
         for i, s in enumerate(servers):  # one at a time: the others' start-up would load the machine
             s.__enter__()
             rounds[i].append(cold_start(s))
+            with _served(common, variants[i]) as fresh:  # a second one, whose first purchase is a browser's
+                rounds[i][-1].update(cold_browser_buy(fresh))
         paths = asyncio.run(_html_paths(servers[0].port, 20))
-        for _ in range(args.rounds):
+        for _ in range(0 if args.cold_only else args.rounds):
             for i, s in enumerate(servers):
                 rounds[i].append(throughput(s, paths, args.seconds))
         extra = bench_browser(servers[0].base, args.browser_episodes, args.chromium) if args.browser else []
         extra += bench_encoders(args.data) if args.encoders else []
-        extra += bench_parse(args.data)
+        extra += bench_parse(args.data) if not args.cold_only else []
     finally:
         for s in servers:
             s.__exit__(None, None, None)

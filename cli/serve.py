@@ -15,7 +15,7 @@ from shopsim.cli.options import listen_args, load_shop, run_server, shop_args
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.profiles import get_profile
 
-__all__ = ["build_app", "data_has_human_goals", "register"]
+__all__ = ["build_app", "data_has_human_goals", "load_goals_shop", "register"]
 
 
 def data_has_human_goals(data: str | Path | None) -> bool:
@@ -43,7 +43,7 @@ def _use_human_goals(args: argparse.Namespace) -> bool:
     return bool(args.human_goals) or data_has_human_goals(args.data)
 
 
-def _load_goals_shop(args: argparse.Namespace) -> Any:
+def load_goals_shop(args: argparse.Namespace) -> Any:
     """The shop, with human goals by default; a hint when the default finds none to make."""
     explicit = args.human_goals
     args.human_goals = _use_human_goals(args)
@@ -65,7 +65,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     profile = get_profile(args.profile)
     if args.log_dir is not None and profile.lease_policy == "queue":
         raise ConfigError("--log-dir records WebShop's HTML sessions; the shopsim-v8 profile has none")
-    shop = _load_goals_shop(args)
+    shop = load_goals_shop(args)
     viewer = viewer_routes(args.runs)
     factory = profile.part("app_factory")
     if profile.lease_policy == "queue":

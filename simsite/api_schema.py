@@ -85,7 +85,11 @@ class StepResponse(BaseModel):
 
 
 class SessionObservation(BaseModel):
-    """Answer to ``GET /api/sessions/{sid}``: the session's current page, without stepping."""
+    """Answer to ``GET /api/sessions/{sid}``: the session's current page, without stepping.
+
+    ``sid`` may also name a session a browser opened on the HTML shop (``/fixed_3``): read-only, in
+    simple text mode; on its done page ``page_state`` holds the reward and its breakdown.
+    """
 
     session_id: str
     observation: str
@@ -156,7 +160,7 @@ def _operations() -> list[Operation]:
                   "Put the session into a snapshot's state (its goal and rules included)", body="RestoreRequest",
                   responses={"200": ok("restored", "SessionRestored"), **body,
                              "400": err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot), **gone}),
-        Operation("/api/sessions/{sid}", "get", "Current observation",
+        Operation("/api/sessions/{sid}", "get", "Current observation (of an API session, or read-only of an HTML one)",
                   responses={"200": ok("ok", "SessionObservation"), **gone}),
         Operation("/api/sessions/{sid}", "delete", "Close a session",
                   responses={"204": {"description": "closed"}, **gone}),

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from shopsim.attr_text import attr_json, attr_prose, attr_text
 from shopsim.links import (
     PageUrls,
 )
@@ -59,11 +60,14 @@ SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Rev
 def _env() -> Environment:
     from jinja2 import Environment, FileSystemLoader, select_autoescape  # HTML pages only, not text envs
 
-    return Environment(
+    env = Environment(
         loader=FileSystemLoader(str(TEMPLATES)),
         autoescape=select_autoescape(default=True, default_for_string=True),
         auto_reload=False,  # package files: no stat() of each template and include on every page
     )  # no trim_blocks/lstrip_blocks: Flask's defaults, so whitespace text nodes fall where WebShop's do
+    # attribute values that hold no quote (naive DOM serialisers): see shopsim.attr_text
+    env.filters.update(attr=attr_text, attr_json=attr_json, prose=attr_prose)
+    return env
 
 
 # ---- rendering --------------------------------------------------------------------------------
@@ -106,9 +110,7 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
         main_image=_main_image(state, catalog),
         sub_page_names=SUB_PAGE_NAMES,
         state_json=state_json(state),
-        keywords_json=json.dumps(state.keywords) if state.keywords is not None else "",
-        reward_info_json=json.dumps(state.reward_info, default=str) if state.reward_info else "",
-        purchase_options=json.dumps(state.purchase.options) if state.purchase else "{}",
+        reward_info_json=attr_text(json.dumps(state.reward_info, default=str)) if state.reward_info else "",
         purchase_json=_flask_tojson(state.purchase.options if state.purchase else {}),
     )
 

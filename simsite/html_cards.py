@@ -7,7 +7,8 @@ product link whose every segment was percent-encoded again), and results pages a
 agents load most. The text is the template's own, character for
 character: WebShop's markup (see :mod:`shopsim.simsite.html`), each value escaped as Jinja's
 autoescape escapes it (``markupsafe.escape``'s five entities) and the price as Jinja's ``tojson``
-filter writes it.
+filter writes it; attribute values hold no quote (:mod:`shopsim.attr_text`: ``data-*`` values encoded,
+``alt`` with typographic quotes).
 tests/simsite/test_html_cards.py renders the template's card loop beside this and compares them.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from shopsim.attr_text import attr_prose, attr_text
 from shopsim.links import PageUrls
 from shopsim.page import Clickable, PageState
 from shopsim.simsite.html_text import Fragment, escape_text
@@ -27,13 +29,13 @@ __all__ = ["result_cards"]
 
 _CARD = Fragment(
     '\n        <div class="col-lg-12 mx-auto list-group-item">\n          <div class="col-lg-4">\n'
-    '            <img src="{src}" class="result-img" alt="{title}" width="96" height="96" decoding="async"{original}>\n'
+    '            <img src="{src}" class="result-img" alt="{alt}" width="96" height="96" decoding="async"{original}>\n'
     '          </div>\n          <div class="col-lg-8">\n            <ul class="list-group shadow">\n'
     '                <div class="media align-items-lg-center flex-column flex-lg-row p-3">\n'
-    '                  <div class="media-body order-2 order-lg-1 searched-product" data-asin="{asin}">\n'
+    '                  <div class="media-body order-2 order-lg-1 searched-product" data-asin="{asin_attr}">\n'
     '                    \n'
     '                    <h4 class="mt-0 font-weight-bold mb-2 product-asin"><a class="product-link" href="{href}" '
-    'data-asin="{asin}"{click}{url}>{asin}</a></h5>\n'
+    'data-asin="{asin_attr}"{click}{url}>{asin}</a></h5>\n'
     '                    <h4 class="mt-0 font-weight-bold mb-2 product-title">{title}</h5>\n'
     '                    <div class="d-flex align-items-center justify-content-between mt-1">\n'
     '                      <h5 class="font-weight-bold my-2 product-price" data-price="{price}"{sponsored}>'
@@ -97,11 +99,11 @@ def result_cards(state: PageState, urls: PageUrls, order: Mapping[str, int], ima
         img = images[card.id]
         product = info.get(card.id)
         out.append(_CARD.fill(
-            src=escape_text(img["src"]), title=escape_text(card.title),
-            original=f' data-original-src="{escape_text(img["original"])}"' if img["original"] else "",
-            asin=escape_text(card.id), href=escape_text(paths[card.id]),
+            src=escape_text(img["src"]), title=escape_text(card.title), alt=escape_text(attr_prose(card.title)),
+            original=f' data-original-src="{attr_text(img["original"])}"' if img["original"] else "",
+            asin=escape_text(card.id), asin_attr=attr_text(card.id), href=escape_text(paths[card.id]),
             click=f' data-click-index="{order[c.arg]}" data-clicked="{"true" if c.clicked else "false"}"' if c else "",
-            url=f' data-url="{escape_text(card.url)}"' if card.url else "",
+            url=f' data-url="{attr_text(card.url)}"' if card.url else "",
             price=_price(card.price) if card.price is not None else "",
             sponsored=' data-sponsored="true"' if card.sponsored else "", price_text=escape_text(card.price_text),
             category=_info(product, "category"), query=_info(product, "query"),

@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from shopsim.attr_text import attr_text
 from shopsim.page import Clickable, Price, Review, css_string
 from shopsim.routes import SUB_PAGES
 from shopsim.simsite.models import Product
@@ -143,7 +144,7 @@ def _build(product: Product, strict: bool, show_attrs: bool) -> ProductParts:
     reviews = tuple(Review(title=r.title, score=r.score, body=r.body) for r in product.reviews)
     return ProductParts(product=product, price=_price(product), rating=_float_or_none(product.rating),
                         reviews=reviews, link_arg=product.asin.lower(),
-                        link_selector=f"a.product-link[data-asin='{product.asin}']",
+                        link_selector=f"a.product-link[data-asin='{attr_text(product.asin)}']",  # as the card writes it
                         clickables=tuple(clickables), option_needles=tuple(needles))
 
 

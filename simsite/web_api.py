@@ -129,8 +129,18 @@ async def api_restore(request: Request) -> Response:
 
 
 async def api_get(request: Request) -> Response:
+    """An API session's page; failing that, a browser's HTML session of that id, read-only.
+
+    HTML sessions are shown in simple text mode; every other API route (step, snapshot, restore,
+    delete) sees API leases only, so the JSON API can read a browser's episode but never change it.
+    """
+    st = _state(request)
     sid = request.path_params["sid"]
-    return FastJSONResponse(observation_body(sid, _state(request).lease(sid)))
+    if sid not in st.leases:
+        session = st.html_view(sid)
+        if session is not None:
+            return FastJSONResponse(observation_body(sid, Lease(session, "text")))
+    return FastJSONResponse(observation_body(sid, st.lease(sid)))
 
 
 async def api_delete(request: Request) -> Response:

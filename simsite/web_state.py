@@ -87,6 +87,18 @@ class AppState:
             self.html.popitem(last=False)
         return session
 
+    def html_view(self, sid: str) -> ShopSession | None:
+        """The HTML session ``sid`` as it stands, for reading only; None when none is open (or it idled out).
+
+        Unlike :meth:`html_session` it neither starts a session nor starts a finished one over, and it
+        leaves the least-recently-used order alone: a harness scoring a browser episode through the
+        JSON API must see the done page's reward, and must not keep the session alive or change it.
+        """
+        entry = self.html.get(sid)
+        if entry is None or time.monotonic() - entry[1] > self.ttl:
+            return None
+        return entry[0]
+
     def goal_for(self, sid: str) -> int:
         """The goal a session id plays: ``fixed_<n>`` or a number is goal n, any other id is drawn from its seed."""
         m = _FIXED.match(sid)

@@ -15,6 +15,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from shopsim.actions import parse_action
+from shopsim.attr_text import attr_text, read_attr_json, read_attr_text
 from shopsim.links import PageUrls
 from shopsim.page import (
     Clickable,
@@ -85,13 +86,13 @@ class SimsiteTranslator:
         fields: dict[str, Any] = {
             "page_type": page_type,
             "site": "simsite",
-            "url": attrs.get("data-url") or url,
+            "url": read_attr_text(attrs.get("data-url")) or url,
             "has_search_bar": attrs.get("data-has-search-bar") == "true",
         }
         if "data-query" in attrs:
-            fields["query"] = attrs.get("data-query") or ""
+            fields["query"] = read_attr_text(attrs.get("data-query")) or ""
         if attrs.get("data-keywords"):
-            fields["keywords"] = json.loads(attrs["data-keywords"] or "[]")
+            fields["keywords"] = read_attr_json(attrs["data-keywords"]) or []
         if attrs.get("data-page-num"):
             fields["page_num"] = int(attrs["data-page-num"] or 1)
         h4 = tree.css_first("#instruction-text h4")
@@ -189,8 +190,12 @@ def _text(node: Node | None) -> str:
 
 
 def _json_attr(node: Node | None, name: str) -> Any:
-    raw = node.attributes.get(name) if node is not None else None
-    return json.loads(raw) if raw else None
+    return read_attr_json(node.attributes.get(name)) if node is not None else None
+
+
+def _text_attr(node: Node | None, name: str) -> str:
+    """A text ``data-*`` hook (encoded by :func:`~shopsim.attr_text.attr_text`), or ``""``."""
+    return (read_attr_text(node.attributes.get(name)) or "") if node is not None else ""
 
 
 def _clickables(tree: HTMLParser) -> list[Clickable]:
@@ -209,7 +214,7 @@ def _clickables(tree: HTMLParser) -> list[Clickable]:
             text = "< Prev" if action == "prev" else "Next >"
             c = Clickable(arg=text.lower(), text=text, kind="prev" if action == "prev" else "next",
                           selector=f"[data-action='{action}']",
-                          url=a.get("data-url"))
+                          url=read_attr_text(a.get("data-url")))
         elif action == "sub-page":
             name = a.get("data-sub-page") or ""
             c = Clickable(arg=name.lower(), text=name, kind="sub_page",
@@ -217,12 +222,12 @@ def _clickables(tree: HTMLParser) -> list[Clickable]:
         elif action == "buy-now":
             c = Clickable(arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']")
         elif el.tag == "a" and a.get("data-asin"):
-            asin = a.get("data-asin") or ""
-            c = Clickable(arg=asin.lower(), text=asin, kind="product", url=a.get("data-url"),
-                          selector=f"a.product-link[data-asin='{asin}']", clicked=a.get("data-clicked") == "true")
+            asin = _text_attr(el, "data-asin")
+            c = Clickable(arg=asin.lower(), text=asin, kind="product", url=read_attr_text(a.get("data-url")),
+                          selector=f"a.product-link[data-asin='{attr_text(asin)}']", clicked=a.get("data-clicked") == "true")
         elif el.tag == "input" and a.get("data-arg") is not None:
-            axis, value = a.get("data-axis") or "", a.get("data-value") or ""
-            c = Clickable(arg=a.get("data-arg") or "", text=value, kind="option", axis=axis,
+            axis, value = _text_attr(el, "data-axis"), _text_attr(el, "data-value")
+            c = Clickable(arg=_text_attr(el, "data-arg"), text=value, kind="option", axis=axis,
                           clicked=a.get("data-clicked") == "true",
                           selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
         if c is not None:
@@ -238,10 +243,10 @@ def _results(tree: HTMLParser, clickables: list[Clickable]) -> dict[str, Any]:
         price = div.css_first(".product-price")
         p = _json_attr(price, "data-price")
         cards.append(ResultCard(
-            id=div.attributes.get("data-asin") or _text(link), title=_text(div.css_first(".product-title")),
+            id=_text_attr(div, "data-asin") or _text(link), title=_text(div.css_first(".product-title")),
             price=tuple(p) if isinstance(p, list) else p, price_text=_text(price),
             sponsored=price is not None and price.attributes.get("data-sponsored") == "true",
-            url=link.attributes.get("data-url") if link is not None else None,
+            url=read_attr_text(link.attributes.get("data-url")) if link is not None else None,
         ))
     head = tree.css_first("#results-head")
     total = head.attributes.get("data-total") if head is not None else None
@@ -263,7 +268,7 @@ def _product(tree: HTMLParser, page_type: str) -> dict[str, Any]:
     root = tree.css_first(".product") or tree.css_first("#sub-page")
     if root is None:
         return {}
-    asin = root.attributes.get("data-asin") or ""
+    asin = _text_attr(root, "data-asin")
     view: dict[str, Any] = {"id": asin, "title": _text(tree.css_first("#product-title"))}
     out: dict[str, Any] = {}
     if page_type == "item":
@@ -278,10 +283,10 @@ def _product(tree: HTMLParser, page_type: str) -> dict[str, Any]:
         options: dict[str, list[str]] = {}
         selected: dict[str, str | None] = {}
         for bar in tree.css(".radio-toolbar"):
-            axis = bar.attributes.get("data-axis") or ""
+            axis = _text_attr(bar, "data-axis")
             radios = bar.css("input[type='radio']")
-            options[axis] = [r.attributes.get("data-value") or "" for r in radios]
-            selected[axis] = next((r.attributes.get("data-value") for r in radios if "checked" in r.attributes), None)
+            options[axis] = [_text_attr(r, "data-value") for r in radios]
+            selected[axis] = next((_text_attr(r, "data-value") for r in radios if "checked" in r.attributes), None)
         view["options"], view["selected"] = options, selected
     else:
         sub = root.attributes.get("data-sub-page") or None
@@ -308,7 +313,7 @@ def _done(tree: HTMLParser) -> dict[str, Any]:
     node = tree.css_first("#purchase")
     if node is not None:
         price = node.attributes.get("data-price")
-        out["purchase"] = Purchase(id=node.attributes.get("data-asin") or "",
+        out["purchase"] = Purchase(id=_text_attr(node, "data-asin"),
                                    options=_json_attr(node, "data-options") or {},
                                    price=float(price) if price else None)
     pre = tree.css_first("#reward pre")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, select_autoescape
 
+from shopsim.attr_text import attr_prose, attr_text
 from shopsim.links import PageUrls
 from shopsim.page import Clickable, PageState, ResultCard
 from shopsim.simsite.html import _card_images
@@ -21,16 +22,16 @@ from shopsim.simsite.shop import Shop
 CARD_LOOP = (
     "{% for card in s.results %}{% set c = s.clickable(card.id) %}{% set img = card_images[card.id] %}\n"
     '        <div class="col-lg-12 mx-auto list-group-item">\n          <div class="col-lg-4">\n'
-    '            <img src="{{ img.src }}" class="result-img" alt="{{ card.title }}" width="96" height="96" '
-    'decoding="async"{% if img.original %} data-original-src="{{ img.original }}"{% endif %}>\n'
+    '            <img src="{{ img.src }}" class="result-img" alt="{{ card.title|prose }}" width="96" height="96" '
+    'decoding="async"{% if img.original %} data-original-src="{{ img.original|attr }}"{% endif %}>\n'
     '          </div>\n          <div class="col-lg-8">\n            <ul class="list-group shadow">\n'
     '                <div class="media align-items-lg-center flex-column flex-lg-row p-3">\n'
-    '                  <div class="media-body order-2 order-lg-1 searched-product" data-asin="{{ card.id }}">\n'
+    '                  <div class="media-body order-2 order-lg-1 searched-product" data-asin="{{ card.id|attr }}">\n'
     "                    \n"
     '                    <h4 class="mt-0 font-weight-bold mb-2 product-asin"><a class="product-link" '
-    'href="{{ urls.product(card.id) }}" data-asin="{{ card.id }}"{% if c %} data-click-index="{{ order[c.arg] }}" '
+    'href="{{ urls.product(card.id) }}" data-asin="{{ card.id|attr }}"{% if c %} data-click-index="{{ order[c.arg] }}" '
     "data-clicked=\"{{ 'true' if c.clicked else 'false' }}\"{% endif %}{% if card.url %} "
-    'data-url="{{ card.url }}"{% endif %}>{{ card.id }}</a></h5>\n'
+    'data-url="{{ card.url|attr }}"{% endif %}>{{ card.id }}</a></h5>\n'
     '                    <h4 class="mt-0 font-weight-bold mb-2 product-title">{{ card.title }}</h5>\n'
     '                    <div class="d-flex align-items-center justify-content-between mt-1">\n'
     '                      <h5 class="font-weight-bold my-2 product-price" data-price="{{ card.price|tojson if '
@@ -49,7 +50,9 @@ CARD_LOOP = (
     "                    </div>\n-->\n                  </div>\n                </div>\n            </ul>\n"
     "          </div>\n        </div>\n        {% endfor %}"
 )
-_ORACLE = Environment(autoescape=select_autoescape(default=True, default_for_string=True)).from_string(CARD_LOOP)
+_ENV = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+_ENV.filters.update(attr=attr_text, prose=attr_prose)  # as simsite.html's environment has them
+_ORACLE = _ENV.from_string(CARD_LOOP)
 
 
 def _both(state: PageState, catalog: dict | None) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jinja2 import Environment, select_autoescape
 
+from shopsim.attr_text import attr_text
 from shopsim.links import PageUrls
 from shopsim.page import Clickable, PageState, ProductView
 from shopsim.simsite.html_options import option_radios
@@ -21,26 +22,29 @@ from shopsim.simsite.shop import Shop
 
 #: The loops as templates/item.html had them (WebShop's markup), the oracle for option_radios.
 OPTION_LOOP = (
-    "{% for opt in options %}\n"
+    "{% for opt in options %}{% set a = loop.index0 %}\n"
     '            <div class="row top-buffer">\n'
     "              <h4>{{ opt.axis }}</h4>\n"
-    '              <div class="radio-toolbar" data-axis="{{ opt.axis }}">\n'
+    '              <div class="radio-toolbar" data-axis="{{ opt.axis|attr }}">\n'
     "                {% for v in opt['values'] %}\n"
     "                  {% set rid = 'radio_' ~ opt.axis ~ loop.index0 %}\n"
     "                  {# one radio per value: WebShop's id, name and value; our hooks in data-* #}\n"
     "                  {# the label's text is the value alone (the swatch image adds no text) #}\n"
     '                  <input type="radio" id="{{ rid }}" name="{{ opt.axis }}" value="{{ v.value }}" '
-    'data-url="{{ v.url }}" data-axis="{{ opt.axis }}" data-value="{{ v.value }}"{% if v.arg is not none %} '
-    'data-arg="{{ v.arg }}" data-click-index="{{ v.index }}" data-clicked="{{ \'true\' if v.clicked else '
+    'data-url="{{ v.url }}" data-axis="{{ opt.axis|attr }}" data-value="{{ v.value|attr }}"{% if v.arg is not none %} '
+    'data-arg="{{ v.arg|attr }}" data-click-index="{{ v.index }}" data-clicked="{{ \'true\' if v.clicked else '
     "'false' }}\"{% endif %}{% if v.checked %} checked{% endif %}>\n"
-    '                  <label for="{{ rid }}"><img class="swatch" src="{{ v.image }}" alt="" width="24" '
+    '                  <label for="{{ rid }}" id="option-label-{{ a }}-{{ loop.index0 }}" '
+    'aria-labelledby="option-label-{{ a }}-{{ loop.index0 }}"><img class="swatch" src="{{ v.image }}" alt="" width="24" '
     'height="24">{{ v.value }}</label>\n'
     "                {% endfor %}\n"
     "              </div>\n"
     "            </div>\n"
     "          {% endfor %}"
 )
-_ORACLE = Environment(autoescape=select_autoescape(default=True, default_for_string=True)).from_string(OPTION_LOOP)
+_ENV = Environment(autoescape=select_autoescape(default=True, default_for_string=True))
+_ENV.filters["attr"] = attr_text  # our data-* values hold no quote (shopsim.attr_text)
+_ORACLE = _ENV.from_string(OPTION_LOOP)
 
 
 def _rows(state: PageState, urls: PageUrls, order: dict[str, int]) -> list[dict[str, Any]]:

@@ -10,10 +10,12 @@ import time
 import httpx
 import pytest
 
+from shopsim.routes import done_path
 from shopsim.simsite.server import ServerThread, ShopServer, Warmup
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.web import create_app
+from shopsim.translators.sim_pages import SimsiteTranslator
 
 
 @pytest.fixture(scope="module")
@@ -85,3 +87,22 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def test_a_browsers_buy_now_as_the_first_request_is_scored_as_later_ones(fresh_shop):
+    """BrowserGym's Buy Now is an HTML form POST to /done: as a server's very first request (no page
+    loaded, nothing bought before on it) it finds the warm-up done and scores as a later one does."""
+    app = create_app(fresh_shop)
+    s = ShopSession(fresh_shop, fresh_shop.goal(4), "fixed_4")
+    s.step("search[" + " ".join((s.state.instruction or "").lower().split()[:4]) + "]")
+    asin = s.state.results[0].id
+    s.step(f"click[{asin.lower()}]")
+    want = s.step("click[buy now]")
+    tr = SimsiteTranslator()
+    with ServerThread(app, lifespan="on", start_timeout_s=120) as srv, httpx.Client(base_url=srv.base_url, timeout=60) as c:
+        assert isinstance(app.state.warmup, Warmup) and app.state.warmup.purchased
+        pages = [c.post(done_path("fixed_4", asin, {}), data={}) for _ in range(2)]
+    assert [p.status_code for p in pages] == [200, 200]
+    first, later = (tr.parse(p.text) for p in pages)
+    assert first.page_type == later.page_type == "done" and first.purchase is not None
+    assert (first.reward, first.reward_info) == (later.reward, later.reward_info) == (want.reward, want.state.reward_info)
