@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import signal
+from typing import Any
 
 from shopsim.errors import ConfigError
 from shopsim.simsite.datafiles import env_data_dir
@@ -10,8 +12,8 @@ from shopsim.simsite.profiles import Profile, ShopLike
 from shopsim.simsite.shop import ShopConfig
 from shopsim.v8.runtime import MAX_ACTIONS
 
-__all__ = ["agent_options", "agent_timeout_arg", "agent_timeouts", "engine_extra", "load_shop", "max_steps_for",
-           "print_table", "shop_args"]
+__all__ = ["agent_options", "agent_timeout_arg", "agent_timeouts", "engine_extra", "listen_args", "load_shop",
+           "max_steps_for", "print_table", "run_server", "shop_args"]
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
@@ -30,6 +32,26 @@ def shop_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default=None,
                    help="search engine: webshop: lucene (default: WebShop's own rankings), bm25 or rank-bm25; "
                         "shopsim-v8: numpy (default) or fts5")
+
+
+def listen_args(p: argparse.ArgumentParser, *, port: int) -> None:
+    """``--host`` (loopback unless asked: a shop server is for this machine's agents) and ``--port``, for the servers."""
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
+    p.add_argument("--port", type=int, default=port, help=f"port to listen on (default: {port})")
+
+
+def run_server(app: Any, banner: str, args: argparse.Namespace, **server_kw: Any) -> int:
+    """Print the banner and serve ``app`` on ``--host``/``--port`` until one SIGINT (exit 130) or SIGTERM (exit 0).
+
+    SIGTERM is the ordinary way a supervisor asks a service to stop, hence 0; after Ctrl-C, 130, as
+    for any interrupted command (see ``ShopServer``: stopped within about two seconds).
+    """
+    from shopsim.simsite.server import ShopServer
+
+    print(banner, flush=True)
+    server = ShopServer(app, host=args.host, port=args.port, log_level="info", access_log=args.access_log, **server_kw)
+    server.run()
+    return 130 if server.stop_signal == signal.SIGINT else 0
 
 
 def engine_extra(engine: str | None) -> dict[str, str]:

@@ -8,11 +8,10 @@ and ``--log-dir`` records every session in WebShop's session-log format.
 from __future__ import annotations
 
 import argparse
-import signal
 from pathlib import Path
 from typing import Any
 
-from shopsim.cli.options import load_shop, shop_args
+from shopsim.cli.options import listen_args, load_shop, run_server, shop_args
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.profiles import get_profile
 
@@ -91,14 +90,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     clients are (see ``ShopServer``); the exit status is 130 after SIGINT, as for any interrupted
     command, and 0 after SIGTERM, the ordinary way a supervisor asks a service to stop.
     """
-    from shopsim.simsite.server import ShopServer
-
     app, banner = build_app(args)
-    print(banner, flush=True)
-    server = ShopServer(app, host=args.host, port=args.port, log_level="info", lifespan="auto",
-                        http=args.http, loop=args.loop, access_log=args.access_log)
-    server.run()
-    return 130 if server.stop_signal == signal.SIGINT else 0
+    return run_server(app, banner, args, lifespan="auto", http=args.http, loop=args.loop)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -107,8 +100,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         description="Serve the shop and its JSON API. One Ctrl-C (SIGINT) or SIGTERM stops it within "
                                     "about two seconds, cutting off clients that are still sending or waiting; the "
                                     "exit status is then 130 (SIGINT) or 0 (SIGTERM).")
-    sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=3000)
+    listen_args(sv, port=3000)
     sv.add_argument("--runs", default="runs", metavar="DIR",
                     help="folder of evaluation runs to browse at /runs (and, shopsim-v8, to replay at /replay-ui); "
                          "default: runs/ (a missing folder lists no runs)")

@@ -91,7 +91,7 @@ def load_scorer() -> ModuleType:
 #: test is its own unit, handed to whichever worker is free.
 WHOLE_MODULES = frozenset(f"{name}.py" for name in (
     "test_ray", "test_shutdown", "test_loader_fuzz", "test_api_docs", "test_real_pages", "test_locales",
-    "test_generic_translator", "test_lucene_search", "test_golden",
+    "test_generic_translator", "test_lucene_search", "test_golden", "test_openenv",
 ))
 
 
