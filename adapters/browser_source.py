@@ -36,15 +36,14 @@ BROWSER_ARGS = [
 ]
 
 #: Added for a headless browser whose pages are only read, never looked at (``assets=False``): no
-#: frame is ever drawn (nothing asks for one: begin frames come only over the protocol, and
-#: compositing stays on the renderer's main thread) and images are not requested at all (rather
-#: than requested and blocked). The DOM, layout, hit-testing and input are the same; together they
-#: take about a quarter of a text episode's CPU (Chromium's 205-245 ms down to 140-155 ms for a url-mode
-#: rule-agent episode on the bundled catalog; docs/benchmarks.md).
+#: frame is ever drawn (begin frames come only over the protocol, which nothing sends, and
+#: compositing stays on the renderer's main thread). The DOM, layout, hit-testing and input are the
+#: same; Chromium's CPU for a url-mode rule-agent episode falls by about a third (docs/benchmarks.md).
+#: (``--blink-settings=imagesEnabled=false`` would be lost: the headless shell sets its own
+#: ``--blink-settings``, and the last one wins.)
 TEXT_ONLY_ARGS = [
     "--enable-begin-frame-control",
     "--disable-threaded-compositing",
-    "--blink-settings=imagesEnabled=false",
 ]
 
 
