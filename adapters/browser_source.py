@@ -20,7 +20,7 @@ from shopsim.links import PageUrls
 from shopsim.page import Navigation, PageState
 from shopsim.translators.sim_pages import SimsiteTranslator
 
-__all__ = ["BROWSER_ARGS", "BrowserSource", "find_browser", "playwright_ffmpeg"]
+__all__ = ["BROWSER_ARGS", "TEXT_ONLY_ARGS", "BrowserSource", "find_browser", "playwright_ffmpeg"]
 
 BROWSER_ARGS = [
     "--no-sandbox",
@@ -33,6 +33,17 @@ BROWSER_ARGS = [
     # Re-raster a changed tile whole: partial raster left 1-level differences on anti-aliased
     # rounded corners between two screenshots of the same page (about 1 in 50 runs).
     "--disable-partial-raster",
+]
+
+#: Added for a headless browser whose pages are only read, never looked at (``assets=False``): no
+#: frame is ever drawn (begin frames come only over the protocol, which nothing sends, and
+#: compositing stays on the renderer's main thread). The DOM, layout, hit-testing and input are the
+#: same; Chromium's CPU for a url-mode rule-agent episode falls by about a third (docs/benchmarks.md).
+#: (``--blink-settings=imagesEnabled=false`` would be lost: the headless shell sets its own
+#: ``--blink-settings``, and the last one wins.)
+TEXT_ONLY_ARGS = [
+    "--enable-begin-frame-control",
+    "--disable-threaded-compositing",
 ]
 
 
@@ -97,26 +108,31 @@ def playwright_ffmpeg() -> Path | None:
 
 
 class _Browser:
-    """One Playwright per process and one browser per (executable, headless): launching is the slow part."""
+    """One Playwright per process and one browser per (executable, headless, text_only): launching is the slow part.
+
+    ``text_only`` (headless only) launches with :data:`TEXT_ONLY_ARGS`: a browser whose pages are never drawn.
+    """
 
     _playwright: Any = None
-    _instances: ClassVar[dict[tuple[str | None, bool], _Browser]] = {}
+    _instances: ClassVar[dict[tuple[str | None, bool, bool], _Browser]] = {}
 
-    def __init__(self, executable_path: str | None, headless: bool):
+    def __init__(self, executable_path: str | None, headless: bool, text_only: bool = False):
+        args = BROWSER_ARGS + TEXT_ONLY_ARGS if text_only else BROWSER_ARGS
         self.browser = type(self)._playwright.chromium.launch(executable_path=executable_path, headless=headless,
-                                                              args=BROWSER_ARGS)
-        self.key = (executable_path, headless)
+                                                              args=args)
+        self.key = (executable_path, headless, text_only)
 
     @classmethod
-    def get(cls, executable_path: str | None, headless: bool) -> _Browser:
-        inst = cls._instances.get((executable_path, headless))
+    def get(cls, executable_path: str | None, headless: bool, text_only: bool = False) -> _Browser:
+        key = (executable_path, headless, text_only and headless)
+        inst = cls._instances.get(key)
         if inst is None or not inst.browser.is_connected():
             if cls._playwright is None:
                 from playwright.sync_api import sync_playwright
 
                 cls._playwright = sync_playwright().start()
             try:
-                inst = cls._instances[(executable_path, headless)] = cls(executable_path, headless)
+                inst = cls._instances[key] = cls(*key)
             except Exception:
                 if not cls._instances:
                     cls._stop()
@@ -148,7 +164,10 @@ class BrowserSource(RecordedEpisodes, SourceBase):
     for ``wait_until`` (the DOM, which is all a page's state needs; ``"load"`` also waits for its
     images); :meth:`observe` and :meth:`screenshot` wait for the whole page first. ``assets=False``
     blocks the shop's stylesheet and images (all of ``/static/``): for text observations only (the
-    page's state is the same), and :meth:`observe` then refuses. ``page=`` drives a Playwright page the caller owns instead (no
+    page's state is the same), and :meth:`observe` then refuses; headless and without ``trace=``
+    or ``video=``, it also runs in a browser that never draws (``text_only``, :data:`TEXT_ONLY_ARGS`:
+    Playwright's screenshots and its locator actions, which wait for drawn frames, would time
+    out there; the source's own reads and clicks do not wait for any). ``page=`` drives a Playwright page the caller owns instead (no
     context is created or closed; reset navigates it). ``trace=``/``video=`` record each episode
     (:class:`EpisodeRecorder`; ``last_trace``/``last_video`` say where). :meth:`observe` gives the
     browser observation modes (:mod:`shopsim.adapters.browser_obs`) at a fixed ``viewport``.
@@ -192,10 +211,13 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         self._goal: int | None = None
         self.browser: Any = None
         self.pages: EpisodePage | None = None
+        # nothing is drawn unless something looks: an observation, a trace's screenshots, a video
+        self.text_only = headless and not assets and page is None and not trace and video is None
         if page is not None:
             return
         try:
-            self.browser = _Browser.get(find_browser(executable_path, headless=headless), headless).browser
+            self.browser = _Browser.get(find_browser(executable_path, headless=headless), headless,
+                                        text_only=self.text_only).browser
         except ConfigError:
             raise
         except Exception as exc:
@@ -312,14 +334,18 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         self.context, self.page = self.pages.context, self.pages.page
 
     def screenshot(self, path: str | os.PathLike[str]) -> None:
-        """Save a screenshot and the page HTML next to it (for failing tests)."""
+        """Save a screenshot and the page HTML next to it (for failing tests).
+
+        The HTML alone when :attr:`text_only`: that browser draws nothing to capture.
+        """
         if self.page is None:
             return
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(Exception):  # best effort: the page may be gone
             self.page.wait_for_load_state("load")
             Path(path).with_suffix(".html").write_text(self.page.content(), encoding="utf-8")
-            self.page.screenshot(path=str(path), full_page=True)
+            if not self.text_only:
+                self.page.screenshot(path=str(path), full_page=True)
 
     def close(self) -> None:
         """End the episode and close the source's context (the process-wide browser stays open)."""

@@ -14,7 +14,8 @@ a machine loaded by other work slows all of them alike; each round starts with a
   navigations wait for the DOM; one main-world read; clicks without the selector engine), in that
   same Chromium;
 * ``new``: the same in the Chromium ``find_browser`` picks now (``chromium-headless-shell`` first);
-* ``lean``: ``new`` with ``assets=False`` (the stylesheet and images blocked: text modes only).
+* ``lean``: ``new`` with ``assets=False`` (the stylesheet and images blocked, and a browser that
+  never draws, ``TEXT_ONLY_ARGS``: text modes only).
 
 Per phase: median ms of the source's ``reset`` and of its steps by kind (search, click, buy). ``cpu
 ms/ep`` is the CPU time of this process and every process under it (Playwright's driver, Chromium)

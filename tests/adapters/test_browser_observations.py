@@ -263,11 +263,17 @@ def test_text_modes_are_unchanged_on_a_browser_source(source, bundled_shop):
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_without_assets_the_page_reads_the_same_and_is_not_observed(server, chromium_path, browser_shutdown):
-    """``assets=False``: no image or stylesheet loads, the state is the drawn page's, observe() refuses."""
+def test_without_assets_the_page_reads_the_same_and_is_not_observed(tmp_path: Path, server, chromium_path,
+                                                                    browser_shutdown):
+    """``assets=False``: no image or stylesheet loads, the state is the drawn page's, observe() refuses;
+    its browser draws nothing, so a failing test's screenshot() saves the HTML alone (and returns)."""
     with BrowserSource(server.base_url, executable_path=chromium_path, assets=False) as lean, \
             BrowserSource(server.base_url, executable_path=chromium_path) as drawn:
+        assert lean.text_only and not drawn.text_only and lean.browser is not drawn.browser
         states = [(src.reset(GOAL), src.step("search[shoes for men]")[0]) for src in (lean, drawn)]
+        lean.screenshot(tmp_path / "lean.png")
+        assert (tmp_path / "lean.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+        assert not (tmp_path / "lean.png").exists()
         assert render_simple(states[0][1]) == render_simple(states[1][1]) and len(states[0][1].results) == 10
         assert states[0][1].valid_actions() == states[1][1].valid_actions()
         loaded = """() => [document.images.length, Array.from(document.images).filter((i) => i.naturalWidth).length,
