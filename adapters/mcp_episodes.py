@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from shopsim.adapters.env import ShopEnv
 from shopsim.errors import ActionError, ConfigError, SessionError
-from shopsim.simsite.profiles import PROFILES, ShopLike
+from shopsim.simsite.profiles import PROFILES, ShopLike, get_profile
 from shopsim.v8.tool_calls import canonical_action, tool_schemas
 
 __all__ = ["MAX_EPISODES", "EpisodeStore", "EpisodeView", "McpEpisode"]
@@ -65,7 +65,7 @@ class McpEpisode:
     @property
     def v8(self) -> bool:
         """Whether this episode follows shopsim-v8's tool protocol."""
-        return self.profile == "shopsim-v8"
+        return get_profile(self.profile).episode_rules
 
     def view(self) -> EpisodeView:
         """The episode as the tools report it."""
@@ -152,11 +152,11 @@ class EpisodeStore:
         profile = profile or self.default_profile
         if profile not in PROFILES:
             raise ConfigError(f"unknown profile {profile!r}: use webshop or shopsim-v8")
-        if task_id is not None and profile != "shopsim-v8":
+        if task_id is not None and get_profile(profile).goal_kind != "task":
             raise ConfigError("task_id names a shopsim-v8 task: pass profile='shopsim-v8', or goal for webshop")
         if goal is not None and task_id is not None:
             raise ConfigError("pass goal or task_id, not both")
-        if interaction_mode != "single_turn" and profile != "shopsim-v8":
+        if interaction_mode != "single_turn" and get_profile(profile).goal_kind != "task":
             raise ConfigError(f"interaction_mode {interaction_mode!r} is a shopsim-v8 mode; webshop is single-turn")
         shop = self.shop(profile)
         if task_id is not None:

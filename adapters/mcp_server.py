@@ -25,6 +25,7 @@ from pydantic import Field
 from shopsim.adapters.mcp_episodes import EpisodeStore, EpisodeView, McpEpisode
 from shopsim.adapters.page_snapshot import PageSnapshotter
 from shopsim.errors import ConfigError, ShopsimError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["build_server", "check_host", "session_key"]
 
@@ -92,7 +93,7 @@ def _text(view: EpisodeView, *, with_instruction: bool) -> str:
     offered = (["search[<query>]"] if valid.get("has_search_bar") else []) + [
         f"click[{c}]" for c in valid.get("clickables") or []]
     lines = [view.observation, ""]
-    if with_instruction and view.profile == "shopsim-v8" and view.instruction:
+    if with_instruction and get_profile(view.profile).goal_kind == "task" and view.instruction:
         lines.insert(0, f"Instruction: {view.instruction}\n")
     if view.feedback:
         lines.append(f"feedback: {view.feedback}")
@@ -185,7 +186,7 @@ class _Tools:
 
 def build_server(store: EpisodeStore, *, snapshots: PageSnapshotter | None = None) -> MCPServer[Any]:
     """The MCP server: WebShop's tools, or shopsim-v8's (with ``ask``) when the store's profile is v8."""
-    v8 = store.default_profile == "shopsim-v8"
+    v8 = get_profile(store.default_profile).episode_rules
     server: MCPServer[Any] = MCPServer("shopsim", instructions=_INSTRUCTIONS + (_V8_NOTE if v8 else ""),
                                        log_level="WARNING", middleware=[_one_line_errors])
     tools = _Tools(store, snapshots)

@@ -17,6 +17,7 @@ import threading
 from typing import Any
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.profiles import get_profile
 
 __all__ = ["oracle_shop", "serve_args", "shop_url"]
 
@@ -34,7 +35,7 @@ def serve_args() -> argparse.Namespace:
         args = build_parser().parse_args(["serve", *extra, "--host", "127.0.0.1", "--port", "0"])
     except SystemExit:  # argparse has printed its one line
         raise ConfigError(f"SHOPSIM_SERVE_ARGS={' '.join(extra)!r}: not valid `shopsim serve` options") from None
-    if args.profile != "webshop":
+    if "browser" not in get_profile(args.profile).adapters:
         raise ConfigError("SHOPSIM_SERVE_ARGS: browsergym.shopsim serves the webshop profile's HTML shop")
     return args
 
