@@ -21,6 +21,7 @@ index, +170 MB on disk); scores are computed from the denominators per query, as
 from __future__ import annotations
 
 import operator
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
@@ -117,20 +118,24 @@ class _PostingsCache:
     def __init__(self, budget: int):
         self.budget, self.bytes = budget, 0
         self._kept: OrderedDict[int, TermPostings] = OrderedDict()
+        self._lock = threading.Lock()  # a server may search from several threads
 
     def get(self, t: int, load: Callable[[int], TermPostings]) -> TermPostings:
-        got = self._kept.get(t)
-        if got is not None:
-            self._kept.move_to_end(t)
-            return got
+        """Term ``t``'s postings, kept or ``load``ed (outside the lock: a read may take milliseconds)."""
+        with self._lock:
+            got = self._kept.get(t)
+            if got is not None:
+                self._kept.move_to_end(t)
+                return got
         got = load(t)
         size = got.docs.nbytes + got.denom.nbytes
-        if size <= self.budget:
-            self._kept[t] = got
-            self.bytes += size
-            while self.bytes > self.budget:
-                _, old = self._kept.popitem(last=False)
-                self.bytes -= old.docs.nbytes + old.denom.nbytes
+        with self._lock:
+            if size <= self.budget and t not in self._kept:
+                self._kept[t] = got
+                self.bytes += size
+                while self.bytes > self.budget:
+                    _, old = self._kept.popitem(last=False)
+                    self.bytes -= old.docs.nbytes + old.denom.nbytes
         return got
 
 
