@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import multiprocessing as mp
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from multiprocessing.connection import Connection
 from typing import Any
 
 from shopsim.agents.base import Agent
@@ -112,10 +114,55 @@ def check_agent(name: str, seed: int = 0, options: dict[str, Any] | None = None)
     if name in AGENTS:
         make_agent(name, seed, options)
         return
-    obj = _user_object(name)
-    if not callable(obj):
-        raise ConfigError(f"agent {name!r} is not a class or a factory")
-    convert_options(obj, dict(options or {}), name)
+    problem = _check_in_child(name, dict(options or {}))
+    if problem is not None:
+        raise ConfigError(problem)
+
+
+#: How long importing a user's agent module may take in the checking process before it is refused.
+IMPORT_TIMEOUT_S = 120.0
+
+
+def _check_user_agent(name: str, options: dict[str, Any], conn: Connection) -> None:
+    """In a spawned process: import a user's agent and check its options; send None or the one-line error."""
+    try:
+        obj = _user_object(name)
+        if not callable(obj):
+            raise ConfigError(f"agent {name!r} is not a class or a factory")
+        convert_options(obj, options, name)
+    except ShopsimError as exc:
+        conn.send(str(exc))
+    except BaseException as exc:  # the module's own code, past what _load catches (an entry point's exit)
+        conn.send(f"agent {name!r}: loading it {_what_it_did(exc)}")
+    else:
+        conn.send(None)
+
+
+def _check_in_child(name: str, options: dict[str, Any]) -> str | None:
+    """What is wrong with a user's agent (None: nothing), found by importing it in a spawned process:
+    a module that calls ``os._exit(0)`` while it is imported would end this one with exit 0, where no
+    ``except`` can stop it; there it ends only the check, and the run is refused in one line.
+    """
+    ctx = mp.get_context("spawn")
+    recv, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_check_user_agent, args=(name, options, send), daemon=True)
+    proc.start()
+    send.close()  # the child holds the only writer: its exit reads as end of file here
+    try:
+        if not recv.poll(IMPORT_TIMEOUT_S):
+            return f"agent {name!r}: importing it took longer than {IMPORT_TIMEOUT_S:g} s; refused"
+        answer: str | None = recv.recv()
+        return answer
+    except EOFError:
+        proc.join(5)
+        return (f"agent {name!r}: importing it ended the process (exit code {proc.exitcode}) before it could be "
+                "checked; an agent's module must not exit when it is imported")
+    finally:
+        recv.close()
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
 
 
 def _user_object(name: str) -> Any:

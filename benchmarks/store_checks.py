@@ -1,13 +1,13 @@
-"""What the store's integrity checks cost: open, per-request guard, full verify, RSS.
+"""What the store's integrity checks cost: open, the arrays read on open, full verify, RSS.
 
     python benchmarks/store_checks.py --store STORE [--json]
     python benchmarks/store_checks.py --products 20000 [--seed 0] [--workdir DIR]   # generates and prepares
 
 In one process, side by side (A/B, so the machine's load shifts both alike): opening the store
-(``StoreData.open``: manifest, sizes, times, sampled fingerprints, mapping) against the same open
-without the sampled fingerprints (what opening did before); one ``MapGuard.check`` (every search
-and product lookup makes one: an ``fstat`` per mapped file); ``data verify``'s file hashes against
-its whole check (hashes + recorded settings); and the RSS the open adds. Nothing is asserted.
+(``StoreData.open``: manifest, sizes, times, sampled fingerprints, reading the arrays) against the
+same open without the sampled fingerprints; the part of it that reads the arrays into memory
+(since nothing is mapped: :mod:`shopsim.simsite.store.arrays`); ``data verify``'s file hashes
+against its whole check (hashes + recorded settings); and the RSS the open adds. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from shopsim.simsite.store.data import StoreData, verify_store
+from shopsim.simsite.store.arrays import load_array
+from shopsim.simsite.store.data import ARRAYS, StoreData, verify_store
+from shopsim.simsite.store.index import INDEX_FILES
 from shopsim.simsite.store.manifest import check_store, read_manifest, sample_sha256, verify_files
 
 
@@ -50,17 +52,21 @@ def measure(store: Path) -> dict[str, float]:
     rss0 = _rss_mb()
     data = StoreData.open(store)
     rss_open = _rss_mb() - rss0
+    del data
     samples = [name for name, e in manifest.files.items() if e.sample is not None]
     open_s = _best(lambda: StoreData.open(store), 20)
     check_s = _best(lambda: check_store(store), 20)
     sample_s = _best(lambda: [sample_sha256(store / n) for n in samples], 20)
-    guard_us = _best(lambda: [data.guard.check() for _ in range(1000)], 5) * 1000
+    names = [*(f"{a}.npy" for a in ARRAYS), *(n for n in INDEX_FILES if n.endswith(".npy")
+                                             and n not in ("index/docs.npy", "index/denom.npy"))]
+    arrays_s = _best(lambda: [load_array(store / n) for n in names], 5)
+    arrays_mb = sum(manifest.files[n].size for n in names) / 1e6
     hashes_s = _best(lambda: verify_files(store), 1)
     verify_s = _best(lambda: verify_store(store), 1)
     return {"products": manifest.products, "files": len(manifest.files),
             "bytes": sum(e.size for e in manifest.files.values()),
             "open_s": open_s, "open_without_samples_s": open_s - sample_s, "check_store_s": check_s,
-            "samples_s": sample_s, "guard_check_us": guard_us, "verify_hashes_s": hashes_s,
+            "samples_s": sample_s, "arrays_read_s": arrays_s, "arrays_mb": arrays_mb, "verify_hashes_s": hashes_s,
             "verify_all_s": verify_s, "settings_check_s": verify_s - hashes_s, "open_rss_mb": rss_open,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 

@@ -13,10 +13,13 @@ Reading a body is where most of that promise is kept, so it lives here once:
   post (``curl -d`` without ``-H``) would otherwise be parsed as JSON by accident. A request with
   no ``Content-Type`` at all is read as JSON, so bare clients keep working;
 * JSON: the body must be UTF-8 JSON (RFC 8259): a BOM, invalid UTF-8, lone surrogates (also as
-  ``\\ud800`` escapes, which would crash the UTF-8 response later), nesting deeper than
-  :data:`MAX_JSON_DEPTH` (checked for itself, never left to a ``RecursionError``),
+  ``\\ud800`` escapes, which would crash the UTF-8 response later),
   ``NaN`` / ``Infinity`` and numbers that overflow to infinity (``1e999``) -> 400 ``malformed_json``;
   a body that is JSON but not an object -> 400 ``malformed_json``; an empty body reads as ``{}``;
+* depth: nesting deeper than :data:`MAX_JSON_DEPTH` (checked for itself, never left to a
+  ``RecursionError``) -> 422 ``json_too_deep``: the body may be well-formed, we will not process it.
+  A body nested past the parser's own limit (about 1,000 levels) is refused there, unread beyond
+  that point, so it is 422 too even if its tail would not have parsed;
 * validation: the pydantic model's errors -> 422 ``invalid_body`` with pydantic's error list as
   ``detail`` (without the input, which may be large).
 
@@ -52,6 +55,7 @@ __all__ = [
     "ClientError",
     "FastJSONResponse",
     "Handler",
+    "JSONTooDeep",
     "check_content_length",
     "json_error",
     "json_error_handlers",
@@ -71,7 +75,7 @@ MAX_JSON_DEPTH = 64
 #: The codes this module (and the generic handlers) can answer with; each API's document lists them.
 BodyErrorCode = Literal[
     "malformed_json", "malformed_request", "body_too_large", "unsupported_media_type", "invalid_body",
-    "not_found", "method_not_allowed", "internal_error", "data_error",
+    "json_too_deep", "not_found", "method_not_allowed", "internal_error", "data_error",
 ]
 BODY_ERROR_CODES: tuple[str, ...] = BodyErrorCode.__args__  # type: ignore[attr-defined]
 
@@ -80,7 +84,8 @@ BODY_ERROR_DOCS: dict[str, str] = {
     "400": "the body is not a JSON object (malformed_json), or Content-Length is not a number (malformed_request)",
     "413": f"the body is over {MAX_BODY_BYTES} bytes (body_too_large)",
     "415": "Content-Type is given and is not application/json (unsupported_media_type)",
-    "422": "the body is JSON but not valid for this endpoint (invalid_body, with detail)",
+    "422": "the body is JSON but not valid for this endpoint (invalid_body, with detail), or nests arrays and "
+           f"objects deeper than {MAX_JSON_DEPTH} levels (json_too_deep)",
 }
 
 M = TypeVar("M", bound=BaseModel)
@@ -169,6 +174,15 @@ async def _read_limited(request: Request, max_bytes: int) -> bytes:
             return b"".join(chunks)
 
 
+class JSONTooDeep(ValueError):
+    """Raised when JSON nests arrays and objects deeper than :data:`MAX_JSON_DEPTH` (a ValueError, so
+    callers that refuse any bad JSON need not name it).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(f"nesting deeper than {MAX_JSON_DEPTH} levels")
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
@@ -193,7 +207,7 @@ def _check_strings(data: Any) -> None:
         if not isinstance(item, dict | list):
             continue
         if depth >= MAX_JSON_DEPTH:
-            raise ValueError(f"nesting deeper than {MAX_JSON_DEPTH} levels")
+            raise JSONTooDeep()
         children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
         stack.extend((child, depth + 1) for child in children)
 
@@ -211,14 +225,18 @@ def strict_json_loads(text: str) -> Any:
         data = _DECODER.decode(text)
         _check_strings(data)
     except RecursionError:  # deeper than the interpreter's limit: deeper than ours too
-        raise ValueError(f"nesting deeper than {MAX_JSON_DEPTH} levels") from None
+        raise JSONTooDeep() from None
     return data
 
 
 def parse_json_object(raw: bytes) -> dict[str, Any]:
-    """A strict JSON object from raw bytes, or :class:`ClientError` 400 ``malformed_json``."""
+    """A strict JSON object from raw bytes, or :class:`ClientError` 400 ``malformed_json`` (422
+    ``json_too_deep`` for nesting past :data:`MAX_JSON_DEPTH`).
+    """
     try:
         data = strict_json_loads(raw.decode("utf-8") or "{}")
+    except JSONTooDeep as exc:
+        raise ClientError(422, "json_too_deep", f"the body is refused: {exc}") from None
     except ValueError as exc:  # UnicodeDecodeError included
         raise ClientError(400, "malformed_json", f"the body is not valid JSON: {str(exc)[:200]}") from None
     if not isinstance(data, dict):

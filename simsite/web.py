@@ -14,7 +14,7 @@ every ``/api/`` error, a 500 included, is JSON ``{"error": message, "code": code
 422): 400 malformed JSON or an unknown goal, 404 unknown session or endpoint, 405 wrong method, 410
 expired session, 413 a body over ``MAX_BODY_BYTES``, 415 a Content-Type that is not JSON, 422 a
 body that is JSON but invalid (integers must be JSON integers; actions at most ``MAX_ACTION_CHARS``
-characters), 429 too many open sessions. Models and the OpenAPI document live in
+characters) or nested past ``MAX_JSON_DEPTH`` (``json_too_deep``), 429 too many open sessions. Models and the OpenAPI document live in
 :mod:`shopsim.simsite.api_schema`, the endpoints in :mod:`shopsim.simsite.web_api`.
 
 Every endpoint is a module-level function reading the shop and sessions from ``request.app.state``

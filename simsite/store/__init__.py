@@ -4,7 +4,7 @@
 ``Shop.load(STORE)`` and every ``--data STORE`` open it (:func:`~.data.store_shop`);
 ``shopsim data verify STORE`` (:func:`verify_store`) checks every file's SHA-256 and recorded setting.
 
-Why memory-mapped arrays and blobs, not SQLite. ``benchmarks/scale.py --sqlite`` copies a store
+Why plain arrays and blobs read with ``pread``, not SQLite. ``benchmarks/scale.py --sqlite`` copies a store
 into SQLite (``WITHOUT ROWID`` tables keyed by ASIN and by term) and times the same reads; at
 100k generated products on this 2-core machine a random product lookup (ASIN -> JSON bytes)
 took 13 us from the store against 72 us from SQLite, one term's postings 34 us against 84 us
@@ -12,11 +12,12 @@ took 13 us from the store against 72 us from SQLite, one term's postings 34 us a
 transaction) against a fraction of a second (the whole store is 208 MB). Besides:
 
 - **The index must be numpy arrays to score.** Lucene's arithmetic runs over per-term arrays of
-  document numbers and float32 factors; ``np.load(mmap_mode="r")`` gives them with no copy and no
-  parse, while a SQLite BLOB is copied into each process on every read.
-- **Mapped pages are shared.** Every process that opens the store (``eval --workers``, Ray actors
-  on one host) reads the same page-cache pages; SQLite reads through each connection's private
-  cache, and a connection must not cross ``fork``.
+  document numbers and float32 factors; a term's slice of ``docs.npy`` and ``denom.npy`` is one
+  ``pread`` each into an array, with no parse.
+- **Nothing is mapped** (since issue 24, :mod:`.arrays`): a mapped file truncated under an open
+  store killed the process with SIGBUS. The small arrays are read into memory on open, the
+  postings and blobs a slice at a time; a truncated file fails that read with a DataError. Every
+  process that opens the store still reads the same page-cache pages.
 - **Writing is sequential.** ``prepare`` streams the blobs and ``np.save``s the arrays, hashing as
   it writes, so the manifest's checksums cost no second read.
 

@@ -1,6 +1,7 @@
-"""An opened store: its checked manifest, mapped arrays and blobs, and the shop built over them.
+"""An opened store: its checked manifest, arrays and blobs, and the shop built over them.
 
-Opening maps files and reads the manifest; nothing is parsed per product. Prices and goals for
+Opening reads the manifest and the arrays (into memory: a truncated file can then fail a request,
+never kill the process); nothing is parsed per product. Prices and goals for
 the stored seed are read as they are; another seed redraws them from the stored price ranges in
 WebShop's order (a fraction of a second of rng draws per 100k products), and ``human_goals``
 draws the human goals' limits the same way, so every config ``Shop.load(DIR)`` accepts gives the
@@ -20,8 +21,9 @@ import numpy as np
 
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
+from shopsim.simsite.store.arrays import load_array
 from shopsim.simsite.store.blob import Blob
-from shopsim.simsite.store.index import MapGuard, StoreIndex, load_mapped
+from shopsim.simsite.store.index import StoreIndex
 from shopsim.simsite.store.manifest import StoreManifest, check_store, verify_files, write_stamp
 from shopsim.simsite.store.tags import NOUN_FILES, StoreTags
 from shopsim.simsite.store.views import (
@@ -48,12 +50,13 @@ _RECENT = 1 << 17
 
 
 class StoreData:
-    """The files of one store, mapped read-only (open with :meth:`open`)."""
+    """The files of one store: its arrays read into memory, its blobs and postings read as needed
+    (open with :meth:`open`; nothing is mapped, see :mod:`.arrays`).
+    """
 
     def __init__(self, root: Path, manifest: StoreManifest):
         self.root, self.manifest = root, manifest
-        self.guard = MapGuard()
-        self.arrays: dict[str, np.ndarray] = {name: load_mapped(root / f"{name}.npy", self.guard) for name in ARRAYS}
+        self.arrays: dict[str, np.ndarray] = {name: load_array(root / f"{name}.npy") for name in ARRAYS}
         self._products = Blob(root / "products.bin")
         self._human = Blob(root / "human.bin")
         self._offsets = self.arrays["products_offsets"]
@@ -64,17 +67,17 @@ class StoreData:
         self._width = self._asins.dtype.itemsize
         self.count = len(self._asins)
         self._recent: dict[str, int] = {}
-        self.index = StoreIndex(root, self, self.arrays["id_rank"], self.guard)
+        self.index = StoreIndex(root, self, self.arrays["id_rank"])
 
     @classmethod
     def open(cls, root: str | Path) -> StoreData:
-        """Check the store (format, sizes, stamps: see :mod:`.manifest`) and map it."""
+        """Check the store (format, sizes, stamps: see :mod:`.manifest`) and open it."""
         path = Path(root)
         return cls(path, check_store(path))
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         # pickled by path: another process on this host re-opens (and re-checks) the store and
-        # shares its pages, instead of receiving copies of mapped arrays
+        # shares its page cache, instead of receiving pickled copies of its arrays
         return StoreData.open, (str(self.root),)
 
     # ---- products ---------------------------------------------------------------------------------
@@ -86,7 +89,6 @@ class StoreData:
         doc = self._recent.get(asin)
         if doc is not None:
             return doc
-        self.guard.check()  # a page's lookup: the ASIN arrays, then offsets, prices, goals are read
         key = asin.encode("utf-8", "surrogatepass")
         if len(key) > self._width or b"\0" in key or not key:
             return None
@@ -110,7 +112,6 @@ class StoreData:
 
     def product_bytes(self, doc: int) -> bytes:
         """Document ``doc``'s product, as the JSON stored."""
-        self.guard.check()
         return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))
 
     def human_records(self, doc: int) -> list[dict[str, Any]]:

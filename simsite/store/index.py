@@ -1,16 +1,18 @@
-"""The Lucene index of a store: postings as memory-mapped arrays, scored by the in-memory arithmetic.
+"""The Lucene index of a store: postings read from disk as queries need them, scored by the in-memory arithmetic.
 
 Layout (``index/``): ``terms.bin`` (every term's UTF-8, in code point order) with
 ``terms_offsets.npy``; per term its slice ``term_starts.npy[t]:term_starts.npy[t + 1]`` of
 ``docs.npy`` (int32 document numbers, ascending) and ``denom.npy`` (float32 ``1 + tf * factor``,
 exactly what :class:`~shopsim.simsite.lucene.LuceneBM25` keeps per posting), and ``idf.npy``
-(float32). A term is found by binary search over the mapped vocabulary, so opening reads nothing
-and builds no dictionary; a query touches only its terms' postings, and every process that opens
-the store shares those pages through the OS page cache. Scores, order and ties go through
-:func:`~shopsim.simsite.lucene.topk.score_hits`, the in-memory engine's own code.
+(float32). The vocabulary files are read into memory on open (tens of MB at 1.18M products) and a
+term is found by binary search over them, with no dictionary built; a query reads only its terms'
+postings, with ``pread`` (:mod:`.arrays`: never a mapping, so a file truncated under the open store
+fails that query with a DataError instead of killing the process with SIGBUS), and every process
+that opens the store shares the file's pages through the OS page cache. Scores, order and ties go
+through :func:`~shopsim.simsite.lucene.topk.score_hits`, the in-memory engine's own code.
 
-A term's bound (its largest denominator) is read once per process and remembered with its
-postings. Its term scores (``idf - idf / denom``, which the in-memory index keeps) are not stored:
+A term's postings and bound (its largest denominator) are kept once read, up to
+:data:`POSTINGS_CACHE_BYTES` a process. Its term scores (``idf - idf / denom``, which the in-memory index keeps) are not stored:
 measured at 1.18M products (CPU time, 150 goal instructions) they cut searches by 1 to 6% (MaxScore
 reads the common terms' postings only at its candidates), for 4 more bytes a posting (+50% on the
 index, +170 MB on disk); scores are computed from the denominators per query, as before.
@@ -18,24 +20,26 @@ index, +170 MB on disk); scores are computed from the denominators per query, as
 
 from __future__ import annotations
 
-import mmap
 import operator
-import os
-import tokenize
-import weakref
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from shopsim.errors import DataError
-from shopsim.simsite.datafiles import open_data_file
+from shopsim.simsite.datafiles import read_data_file
 from shopsim.simsite.lucene.bm25 import LuceneRanker, length_factors, lucene_idf
 from shopsim.simsite.lucene.topk import Hit, TermPostings, term_postings
 from shopsim.simsite.postings import Terms
+from shopsim.simsite.store.arrays import StoredArray, load_array
 
-__all__ = ["INDEX_FILES", "MapGuard", "StoreIndex", "build_postings"]
+__all__ = ["INDEX_FILES", "POSTINGS_CACHE_BYTES", "StoreIndex", "build_postings"]
+
+#: Bytes of read postings each open index keeps (the common terms' stay; see :class:`_PostingsCache`).
+POSTINGS_CACHE_BYTES = 256 << 20
 
 INDEX_FILES = ("index/terms.bin", "index/terms_offsets.npy", "index/term_starts.npy", "index/idf.npy",
                "index/docs.npy", "index/denom.npy")
@@ -104,95 +108,54 @@ def build_postings(
     }
 
 
-class MapGuard:
-    """A store's mapped files, checked (:meth:`check`) before a request reads their pages.
+class _PostingsCache:
+    """Terms' postings read from disk, the most recently used kept up to a byte budget.
 
-    Reading a page of a mapping past the end of a file truncated since kills the process with
-    SIGBUS, which Python cannot catch; so each mapped file keeps a descriptor, and :meth:`check`
-    compares its size now (``fstat``, about a microsecond a file) with its size when mapped. A
-    file replaced by a rename (how ``data prepare`` replaces a store) keeps the old inode mapped
-    and never trips it. A truncation between the check and the read still can: it narrows the
-    window to one request.
+    Read postings are copies (:mod:`.arrays`: never a mapping), so the cache is bounded by their
+    bytes, not by their count: a common term's postings are megabytes at 1.18M products.
     """
 
-    def __init__(self) -> None:
-        self._files: list[tuple[int, int, Path]] = []
-        weakref.finalize(self, _close_all, self._files)
+    def __init__(self, budget: int):
+        self.budget, self.bytes = budget, 0
+        self._kept: OrderedDict[int, TermPostings] = OrderedDict()
+        self._lock = threading.Lock()  # a server may search from several threads
 
-    def keep(self, path: Path, fd: int) -> None:
-        """Watch ``fd`` (a duplicate is kept: the caller closes its own)."""
-        self._files.append((os.dup(fd), os.fstat(fd).st_size, path))
-
-    def check(self) -> None:
-        """A DataError naming the first mapped file that is now shorter than when it was mapped."""
-        for fd, size, path in self._files:
-            now = os.fstat(fd).st_size
-            if now < size:
-                raise DataError(f"{path}: truncated while the store is open ({now} bytes, mapped at {size}); "
-                                "this request is refused; prepare the store again (a new store is renamed into "
-                                "place, which open stores survive) and restart")
-
-
-def _close_all(files: list[tuple[int, int, Path]]) -> None:
-    for fd, _, _ in files:
-        os.close(fd)
-
-
-def load_mapped(path: Path, guard: MapGuard | None = None) -> np.ndarray:
-    """An ``.npy`` file mapped read-only, as a plain ndarray view (``np.memmap`` slices and
-    arithmetic carry subclass overhead that shows in a query's many small operations).
-
-    The header is read here (what ``np.load(mmap_mode="r")`` does) from a descriptor that
-    :func:`open_data_file` checked, so a FIFO is refused at once and a damaged header or a short
-    file is one DataError naming the file, not numpy's parse errors.
-    """
-    fmt = np.lib.format
-    with open_data_file(path) as f:
-        try:
-            version = fmt.read_magic(f)
-            read_header = {(1, 0): fmt.read_array_header_1_0, (2, 0): fmt.read_array_header_2_0}.get(version)
-            if read_header is None:
-                raise ValueError(f"npy format version {version} is not one np.save writes here")
-            shape, fortran, dtype = read_header(f)
-            if dtype.hasobject:
-                raise ValueError("object arrays are not stored")
-            array = np.memmap(f, dtype=dtype, mode="r", shape=shape, order="F" if fortran else "C",
-                              offset=f.tell())
-            if guard is not None:
-                guard.keep(path, f.fileno())
-        except (ValueError, SyntaxError, TypeError, OverflowError, EOFError, OSError, tokenize.TokenError) as exc:
-            raise DataError(f"{path}: not a readable .npy array ({' '.join(str(exc).split())[:200]}); "
-                            "prepare the store again") from exc
-    return array.view(np.ndarray)
-
-
-def map_bytes(path: Path, guard: MapGuard) -> bytes | mmap.mmap:
-    """A read-only map of a file (an empty file maps to ``b""``, which ``mmap`` cannot map)."""
-    with open_data_file(path) as f:
-        if f.seek(0, 2) == 0:
-            return b""
-        guard.keep(path, f.fileno())
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    def get(self, t: int, load: Callable[[int], TermPostings]) -> TermPostings:
+        """Term ``t``'s postings, kept or ``load``ed (outside the lock: a read may take milliseconds)."""
+        with self._lock:
+            got = self._kept.get(t)
+            if got is not None:
+                self._kept.move_to_end(t)
+                return got
+        got = load(t)
+        size = got.docs.nbytes + got.denom.nbytes
+        with self._lock:
+            if size <= self.budget and t not in self._kept:
+                self._kept[t] = got
+                self.bytes += size
+                while self.bytes > self.budget:
+                    _, old = self._kept.popitem(last=False)
+                    self.bytes -= old.docs.nbytes + old.denom.nbytes
+        return got
 
 
 class StoreIndex(LuceneRanker):
-    """WebShop's Lucene ranking over a store's mapped postings (the ``lucene`` engine's results)."""
+    """WebShop's Lucene ranking over a store's postings on disk (the ``lucene`` engine's results)."""
 
-    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray, guard: MapGuard):
-        self.guard = guard
-        self._terms = map_bytes(root / "index/terms.bin", guard)
-        self._term_offsets = load_mapped(root / "index/terms_offsets.npy", guard)
-        self._starts = load_mapped(root / "index/term_starts.npy", guard)
-        self._idf = load_mapped(root / "index/idf.npy", guard)
-        self._docs = load_mapped(root / "index/docs.npy", guard)
-        self._denom = load_mapped(root / "index/denom.npy", guard)
+    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray):
+        self._terms = read_data_file(root / "index/terms.bin")
+        self._term_offsets = load_array(root / "index/terms_offsets.npy")
+        self._starts = load_array(root / "index/term_starts.npy")
+        self._idf = load_array(root / "index/idf.npy")
+        self._docs = StoredArray(root / "index/docs.npy")
+        self._denom = StoredArray(root / "index/denom.npy")
         self._ids = ids
         self._id_rank = id_rank
         self.doc_count = ids.count
         self.term_count = len(self._idf)
         self.posting_count = len(self._docs)
         self.term_index = lru_cache(maxsize=1 << 16)(self._term_index)
-        self.term_postings = lru_cache(maxsize=1 << 16)(self._term_postings)
+        self.postings_cache = _PostingsCache(POSTINGS_CACHE_BYTES)
 
     def __reduce__(self) -> tuple[Any, tuple[Any]]:
         # the index of the unpickled store (which pickles by path), not copies of its postings
@@ -209,9 +172,9 @@ class StoreIndex(LuceneRanker):
         if self.term_count and (int(starts[0]) != 0 or int(starts[-1]) != self.posting_count
                                 or bool(np.any(np.diff(starts) < 0))):
             return "index/term_starts.npy is not a non-decreasing run from 0 to the number of postings"
-        if self.posting_count and (int(self._docs.min()) < 0 or int(self._docs.max()) >= self.doc_count):
+        if any(int(d.min()) < 0 or int(d.max()) >= self.doc_count for d in self._docs.chunks()):
             return "index/docs.npy holds document numbers outside the catalog"
-        if not bool(np.all(np.isfinite(self._idf))) or not bool(np.all(self._denom >= 1)):
+        if not bool(np.all(np.isfinite(self._idf))) or not all(bool(np.all(d >= 1)) for d in self._denom.chunks()):
             return "index/idf.npy or index/denom.npy holds NaN, infinite or out-of-range values"
         return None
 
@@ -231,13 +194,16 @@ class StoreIndex(LuceneRanker):
         return lo if lo < self.term_count and self._term(lo) == key else None
 
     def _term_postings(self, t: int) -> TermPostings:
-        """Term ``t``'s mapped postings and its bound (read once per process, then remembered)."""
+        """Term ``t``'s postings, read from disk, and its bound."""
         a, b = int(self._starts[t]), int(self._starts[t + 1])
-        return term_postings(self._docs[a:b], self._denom[a:b], self._idf[t], keep_scores=False)
+        return term_postings(self._docs.read(a, b), self._denom.read(a, b), self._idf[t], keep_scores=False)
+
+    def term_postings(self, t: int) -> TermPostings:
+        """Term ``t``'s postings and bound (kept while the cache's budget allows)."""
+        return self.postings_cache.get(t, self._term_postings)
 
     def term_hits(self, terms: Terms) -> list[Hit]:
         """The postings of the analysed terms the index has, with their counts in the query."""
-        self.guard.check()  # once per search: scoring and the results' ASINs read mapped pages
         hits: list[Hit] = []
         for term, qtf in terms:
             t = self.term_index(term)

@@ -6,7 +6,7 @@ products, so ``prepare`` tags the titles in one batch (:func:`tag_store`) and th
 
 - ``nouns.bin``: per document, the JSON list of its title's nouns, with ``nouns_offsets.npy``;
 - ``nouns_keys.npy``: the 64-bit BLAKE2b hashes of the titles, sorted, with ``nouns_key_docs.npy``
-  (the document of each), so a text is found by binary search over mapped arrays.
+  (the document of each), so a text is found by binary search over arrays read on open.
 
 By default only catalogs of up to :data:`~shopsim.simsite.noun_table.EAGER_LIMIT` products are
 tagged: spaCy takes about 2.5 ms a title, which at 1.18M products is about 50 CPU-minutes, far
@@ -27,8 +27,8 @@ import numpy as np
 
 from shopsim.simsite.noun_table import EAGER_LIMIT, load_catalog_tags
 from shopsim.simsite.nouns import default_extractor
+from shopsim.simsite.store.arrays import load_array
 from shopsim.simsite.store.blob import Blob
-from shopsim.simsite.store.index import MapGuard, load_mapped
 
 __all__ = ["NOUN_FILES", "StoreTags", "tag_store", "text_hash", "titles_kept"]
 
@@ -92,19 +92,17 @@ class StoreTags:
 
     def __init__(self, root: str | Path):
         self.root = Path(root)
-        self.guard = MapGuard()
-        self._keys = load_mapped(self.root / NOUN_FILES[2], self.guard)
-        self._docs = load_mapped(self.root / NOUN_FILES[3], self.guard)
-        self._offsets = load_mapped(self.root / NOUN_FILES[1], self.guard)
+        self._keys = load_array(self.root / NOUN_FILES[2])
+        self._docs = load_array(self.root / NOUN_FILES[3])
+        self._offsets = load_array(self.root / NOUN_FILES[1])
         self._blob = Blob(self.root / NOUN_FILES[0])
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
-        # pickled by path, like the store's other files: a copy maps them again
+        # pickled by path, like the store's other files: a copy reads them again
         return StoreTags, (str(self.root),)
 
     def get(self, text: str) -> tuple[str, ...] | None:
         """The nouns of a title of the store, else None."""
-        self.guard.check()
         key = np.uint64(text_hash(text))
         i = int(np.searchsorted(self._keys, key))
         if i >= len(self._keys) or self._keys[i] != key:

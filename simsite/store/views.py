@@ -2,8 +2,7 @@
 
 Each view reads one record when asked (a product is one slice of ``products.bin`` parsed by
 pydantic's JSON parser, about 0.1 ms), keeps a small LRU of recent ones, and otherwise holds only
-memory-mapped arrays, so a shop over 1.18M products costs megabytes of private memory and worker
-processes share the mapped pages.
+the store's arrays (read once on open, :mod:`.arrays`), which are not copied per view.
 """
 
 from __future__ import annotations
@@ -104,7 +103,7 @@ class StorePrices(Mapping[str, float]):
         self._extra = [a for a in self.overrides if data.doc_of(a) is None]
 
     def __getstate__(self) -> dict[str, Any]:
-        stored = self.array is self.data.arrays["prices"]  # re-mapped on unpickling, not copied
+        stored = self.array is self.data.arrays["prices"]  # read again on unpickling, not pickled
         return {**self.__dict__, "array": None if stored else self.array}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -180,7 +179,7 @@ class SyntheticGoals(_LazyGoals):
 
     @property
     def cum_weights(self) -> np.ndarray:
-        """The goals' running weight sums (mapped; the same for every seed)."""
+        """The goals' running weight sums (the store's array; the same for every seed)."""
         return self.products.data.arrays["goal_cum"]
 
     def __getstate__(self) -> dict[str, Any]:

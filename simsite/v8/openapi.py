@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
-from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, BodyErrorCode
+from shopsim.simsite.json_api import BODY_ERROR_DOCS, MAX_BODY_BYTES, MAX_JSON_DEPTH, BodyErrorCode
 from shopsim.simsite.openapi_paths import Operation, json_ref, openapi_paths
 from shopsim.simsite.v8.environment import ENVIRONMENT
 from shopsim.simsite.v8.reward import RewardDetail
@@ -150,7 +150,8 @@ Errors are JSON `{{"error": message, "code": code}}` (plus `detail` for 422 `inv
 400 malformed JSON (also a BOM, lone surrogates, `NaN`, `Infinity`, `1e999`), 404 unknown lease /
 task / endpoint, 405 wrong method, 409 a step or terminate after the episode ended, 413 a body over
 {max_body} bytes, 415 a `Content-Type` other than JSON (none at all is read as JSON), 422 a body that
-is JSON but not valid (integers must be JSON integers, not `1.0` or `true`), 503 no free slot after
+is JSON but not valid (integers must be JSON integers, not `1.0` or `true`) or nests deeper than
+{max_depth} levels (`json_too_deep`), 503 no free slot after
 the queue wait. A refused action (`action_feedback` other than `ok`) is not
 an HTTP error: it is a 200 that counts as a step and leaves the page unchanged.
 """
@@ -187,15 +188,15 @@ def _operations() -> list[Operation]:
                 **body, "400": _err(BODY_ERROR_DOCS["400"] + "; or " + bad_snapshot
                                     + ", or not of the task_id sent beside it"),
                 "404": _err("no task with this task_id (unknown_task)"),
-                "422": _err("invalid body (invalid_body, with detail): neither task_id nor snapshot, "
+                "422": _err(BODY_ERROR_DOCS["422"] + "; invalid_body also for neither task_id nor snapshot, "
                             "or a snapshot with task_mode, interaction_mode or max_actions (the "
                             "token carries them); or persona mode on a task without a persona (no_persona)"),
                 "503": _err("no slot freed within the queue wait (no_free_slot)")}),
         _op("/api/sessions/{lease}/step", "post", "step", "Apply one action", body="V8StepRequest", responses={
             "200": _ok("the session after the action", "V8StepResponse"), **body, "404": no_lease, "409": over,
             "410": expired,
-            "422": _err("invalid body (invalid_body): not exactly one of action or tool; or a tool call that is not "
-                        "search/click with a string argument (invalid_tool_call)")}),
+            "422": _err(BODY_ERROR_DOCS["422"] + "; invalid_body also for not exactly one of action or tool; or a "
+                        "tool call that is not search/click with a string argument (invalid_tool_call)")}),
         _op("/api/sessions/{lease}/terminate", "post", "terminate",
             "End the episode for a runtime reason, action_limit or generation_length (all-zero reward)",
             body="V8Terminate",
@@ -233,7 +234,8 @@ def v8_openapi_spec() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
         "info": {"title": "ShopSimulator v8 API", "version": str(ENVIRONMENT["environment_version"]),
-                 "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY_BYTES)},
+                 "description": _DESCRIPTION.format(env=ENVIRONMENT["environment_version"], max_body=MAX_BODY_BYTES,
+                                                     max_depth=MAX_JSON_DEPTH)},
         "paths": openapi_paths(_operations()),
         "components": {"schemas": schemas},
     }

@@ -190,8 +190,10 @@ def _hostile_bodies(api: Api) -> list[tuple[bytes, dict[str, str], int, str]]:
         (b'{"x": "\\udc00\\ud800"}', {}, 400, "malformed_json"),  # reversed pair
         (b'{"\\udfff": 1}', {}, 400, "malformed_json"),  # lone surrogate as a key
         (b"[" * 60_000 + b"]" * 60_000, {}, 413, "body_too_large"),
-        (b"[" * 60_000, {}, 400, "malformed_json"),  # past the recursion limit, under the size limit
-        (b'{"x": ' * 5_000 + b"1" + b"}" * 5_000, {}, 400, "malformed_json"),
+        (b"[" * 60_000, {}, 422, "json_too_deep"),  # past the recursion limit (refused there), under the size limit
+        (b'{"x": ' * 5_000 + b"1" + b"}" * 5_000, {}, 422, "json_too_deep"),
+        (b'{"x": ' + b"[" * 64 + b"]" * 64 + b"}", {}, 422, "json_too_deep"),  # 65 levels: one past the limit
+        (b'{"x": ' + b"[" * 64 + b"}", {}, 400, "malformed_json"),  # as deep, but not JSON: malformed first
         (b"[" * 100_000, {}, 413, "body_too_large"),  # 100,000 deep is over the size limit first
         (b"[]", {}, 400, "malformed_json"),
         (b'"x"', {}, 400, "malformed_json"),

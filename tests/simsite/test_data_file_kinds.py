@@ -217,8 +217,9 @@ def test_a_fifo_in_place_of_a_store_file_is_refused(small_store: Path, tmp_path:
 
 
 @pytest.mark.parametrize("damage", ["magic", "header", "short"])
-def test_a_damaged_npy_header_is_one_data_error(small_store: Path, tmp_path: Path, damage: str) -> None:
-    from shopsim.simsite.store.index import load_mapped
+@pytest.mark.parametrize("reader", ["load_array", "StoredArray"])
+def test_a_damaged_npy_header_is_one_data_error(small_store: Path, tmp_path: Path, damage: str, reader: str) -> None:
+    from shopsim.simsite.store import arrays
 
     src = small_store / "asins.npy"
     raw = bytearray(src.read_bytes())
@@ -232,7 +233,7 @@ def test_a_damaged_npy_header_is_one_data_error(small_store: Path, tmp_path: Pat
     bad = tmp_path / "asins.npy"
     bad.write_bytes(bytes(raw))
     with pytest.raises(DataError, match=r"asins\.npy: not a readable \.npy array"):
-        load_mapped(bad)
+        getattr(arrays, reader)(bad)
 
 
 def test_a_fifo_planted_in_the_noun_table_cache_is_a_miss_not_a_hang(tmp_path: Path) -> None:

@@ -90,7 +90,7 @@ def test_deep_bodies_and_tool_arguments_are_4xx(v8: str, bundled_v8_shop: Any) -
     deep = "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1)
     with httpx.Client(base_url=v8, timeout=30) as c:
         r = c.post("/api/sessions", content=b'{"task_id": ' + deep.encode() + b"}")
-        assert r.status_code == 400 and r.json()["code"] == "malformed_json" and "deeper than" in r.text
+        assert r.status_code == 422 and r.json()["code"] == "json_too_deep" and "deeper than" in r.text
         lease = c.post("/api/sessions", json={"task_id": bundled_v8_shop.goals[0].task_id}).json()["lease_id"]
         r = c.post(f"/api/sessions/{lease}/step", json={"tool": "search", "arguments": json.dumps({"q": [deep]})})
         assert r.status_code == 422 and r.json()["code"] == "invalid_tool_call", r.text[:300]
@@ -115,3 +115,35 @@ def test_replay_ui_reads_runs_nested_past_the_stack(bundled_v8_shop: Any, tmp_pa
         assert any("summary.json is damaged" in n for n in listing.json()["notes"])
         assert c.get("/replay-ui/data/runs").status_code == 200
         assert c.get("/replay-ui/data/runs/deep/episodes/0").status_code == 200
+
+
+def test_too_deep_bodies_are_422_on_every_route_of_both_apis(web: str, v8: str, bundled_v8_shop: Any) -> None:
+    """Every operation with a body, in either document: nesting past the limit is 422 ``json_too_deep``
+    (a status the operation documents), one level less is read, and malformed JSON stays 400.
+    """
+    from shopsim.simsite.api_schema import openapi_spec
+    from shopsim.simsite.v8.openapi import v8_openapi_spec
+
+    deep = b'{"x": ' + b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH + b"}"  # 65 levels
+    within = b'{"x": ' + b"[" * (MAX_JSON_DEPTH - 1) + b"]" * (MAX_JSON_DEPTH - 1) + b"}"
+    task = bundled_v8_shop.goals[0].task_id
+    tried = 0
+    with httpx.Client(timeout=30) as c:
+        for base, spec, open_body, key in ((web, openapi_spec(), {}, "session_id"),
+                                           (v8, v8_openapi_spec(), {"task_id": task}, "lease_id")):
+            sid = c.post(f"{base}/api/sessions", json=open_body).json()[key]
+            for path, ops in spec["paths"].items():
+                for method, op in ops.items():
+                    if "requestBody" not in op:
+                        continue
+                    url = base + path.replace("{sid}", sid).replace("{lease}", sid)
+                    r = c.request(method.upper(), url, content=deep, headers={"Content-Type": "application/json"})
+                    assert (r.status_code, r.json()["code"]) == (422, "json_too_deep"), (path, r.text[:300])
+                    assert "422" in op["responses"] and "json_too_deep" in op["responses"]["422"]["description"]
+                    r = c.request(method.upper(), url, content=within, headers={"Content-Type": "application/json"})
+                    assert r.json().get("code") != "json_too_deep", (path, r.text[:300])
+                    r = c.request(method.upper(), url, content=deep[:-1] + b"]")
+                    assert (r.status_code, r.json()["code"]) == (400, "malformed_json"), (path, r.text[:300])
+                    tried += 1
+            assert c.delete(f"{base}/api/sessions/{sid}").status_code == 204
+    assert tried >= 6  # create, step, restore on each API (and v8's terminate)

@@ -329,3 +329,18 @@ def test_progress_bar_draws_on_a_terminal_only() -> None:
         bar.close()
     assert pipe.getvalue() == ""
     assert "prepare [" in tty.getvalue() and "2.0M/2.0MB" in tty.getvalue() and tty.getvalue().endswith("\n")
+
+
+def test_postings_read_from_disk_keep_within_their_budget(odd_catalog: Path, tmp_path: Path) -> None:
+    """Postings are copies now (nothing is mapped), kept up to a byte budget: rankings are the same
+    whatever the budget, and the kept bytes never pass it."""
+    prepare_store(odd_catalog, tmp_path / "s", workers=1)
+    shops = [Shop.load(tmp_path / "s") for _ in range(3)]
+    indexes = [shop.search_engine.index for shop in shops]  # type: ignore[attr-defined]
+    indexes[1].postings_cache.budget = 0
+    indexes[2].postings_cache.budget = 20_000  # a few terms' postings
+    for query in _queries(shops[0]) * 2:
+        rankings = [index.scored(query, 50) for index in indexes]
+        assert rankings[1] == rankings[0] and rankings[2] == rankings[0], query
+        assert indexes[1].postings_cache.bytes == 0 and indexes[2].postings_cache.bytes <= 20_000
+    assert indexes[0].postings_cache.bytes > 20_000  # the default budget kept every term read

@@ -196,3 +196,24 @@ def test_an_agent_with_decorated_methods_plays_normally(bundled_shop) -> None:
     result = run_episode(ShopEnv(bundled_shop), Decorated(), 3)
     assert result.agent_failure is None and result.steps > 0
     assert result.model_dump() == run_episode(ShopEnv(bundled_shop), RuleAgent(), 3).model_dump()
+
+
+@pytest.mark.slow
+def test_an_agent_module_that_exits_while_imported_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``os._exit(0)`` at import time used to end ``shopsim eval`` with exit 0 and no summary: the
+    module is now checked in a process of its own, and the run is refused with one line and exit 2."""
+    (tmp_path / "exits_on_import.py").write_text("import os\nos._exit(0)\n")
+    (tmp_path / "sys_exits_on_import.py").write_text("import sys\nsys.exit(0)\n")
+    (tmp_path / "raises_on_import.py").write_text("raise RuntimeError('no agents today')\n")
+    cases = {f"{cmd} {module}": start_cli(cmd, "--agent", f"{module}:Agent", "--goals", "0:2",
+                                          *(["--out", str(tmp_path / module)] if cmd == "eval" else []),
+                                          pythonpath=tmp_path)
+             for cmd in ("eval", "run") for module in ("exits_on_import", "sys_exits_on_import", "raises_on_import")}
+    results = cli_results(cases, timeout=180)
+    for case, (code, _, stderr) in results.items():
+        assert code == 2 and len(stderr.strip().splitlines()) == 1, (case, code, stderr)
+    for cmd in ("eval", "run"):
+        assert "importing it ended the process (exit code 0)" in results[f"{cmd} exits_on_import"][2]
+        assert "called sys.exit(0)" in results[f"{cmd} sys_exits_on_import"][2]
+        assert "raised RuntimeError: no agents today" in results[f"{cmd} raises_on_import"][2]
+    assert not (tmp_path / "exits_on_import" / "summary.json").exists()  # refused before the run began
