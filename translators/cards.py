@@ -40,6 +40,8 @@ _NOT_PRICE_TEXT = re.compile(r"(?i)\b(?:save|savings?|off|cuotas?|installments?|
                              r"shipping|env[ií]o|frete|was|antes|de:|list price|earn)\b"
                              r"|原價|原价|組合價|组合价|現省|现省|定價|定价|市價|市价|參考價|参考价")  # was / list / save
 MAX_PRICE_NODES = 3_000
+#: Elements whose text is no price a shopper sees.
+_NOT_SHOWN = frozenset({"script", "style", "option", "title", "noscript"})
 #: Nodes walked in one page-wide scan (real pages: under 50,000 with their text nodes).
 MAX_WALK = 150_000
 MAX_CARDS = 200
@@ -58,7 +60,7 @@ def price_text(node: LexborNode) -> str:
     """A price element's text with split cents rejoined ('S/ 57 , 29' and '$5<sup>97</sup>' -> 57,29 / 5.97)."""
     parts: list[str] = []
     for child in node.traverse(include_text=True):
-        if child.tag != "-text":
+        if not child.is_text_node:
             continue
         text = child.text_content or ""
         parent = child.parent
@@ -80,7 +82,7 @@ def short_text(node: LexborNode, limit: int = 120, max_nodes: int = 80) -> str |
     for count, child in enumerate(node.traverse(include_text=True)):
         if count > max_nodes:
             return None
-        if child.tag == "-text":
+        if child.is_text_node:
             text = child.text_content or ""
             size += len(text.strip())
             if size > limit:
@@ -112,27 +114,32 @@ def price_nodes(root: LexborNode) -> list[LexborNode]:
     """
     out: list[LexborNode] = []
     seen: set[int] = set()
-    shown_by: dict[int, str | None] = {}  # each ancestor's (short) text once, however many numbers it holds
+    # each ancestor's verdict once, however many numbers it holds: None (too long to be one price),
+    # True (shows a currency mark: the price element) or False (climb on)
+    verdicts: dict[int, bool | None] = {}
     for walked, child in enumerate(root.traverse(include_text=True)):
         if walked > MAX_WALK:
             break
-        if child.tag != "-text":
+        if not child.is_text_node:
+            continue
+        node = child.parent  # before the text: a script's text node can be a megabyte, copied for nothing
+        if node is None or node.tag in _NOT_SHOWN:
             continue
         text = child.text_content or ""
         if len(text) > 200 or not _DIGIT.search(text) or not (_NUMBER_ONLY.match(text) or _PRICED.search(text)):
             continue
-        node = child.parent
         for _ in range(3):
-            if node is None or node.tag in ("script", "style", "option", "title", "noscript"):
+            if node is None or node.tag in _NOT_SHOWN:
                 node = None
                 break
-            if node.mem_id not in shown_by:
-                shown_by[node.mem_id] = short_text(node)
-            shown = shown_by[node.mem_id]
-            if shown is None or len(collapse(shown)) > 60:
+            key = node.mem_id
+            verdict = verdicts.get(key, _UNSEEN)
+            if verdict is _UNSEEN:
+                verdict = verdicts[key] = _shows_price(node)
+            if verdict is None:
                 node = None
                 break
-            if _MARK_RE.search(shown):
+            if verdict:
                 break
             node = node.parent
         else:
@@ -143,6 +150,17 @@ def price_nodes(root: LexborNode) -> list[LexborNode]:
             if len(out) >= MAX_PRICE_NODES:
                 break
     return out
+
+
+_UNSEEN = object()
+
+
+def _shows_price(node: LexborNode) -> bool | None:
+    """None when ``node`` shows too much text to be one price, else whether its text has a currency mark."""
+    shown = short_text(node)
+    if shown is None or len(collapse(shown)) > 60:
+        return None
+    return _MARK_RE.search(shown) is not None
 
 
 def _parse(node: LexborNode) -> PriceInfo:
@@ -248,7 +266,8 @@ def _main_link(node: LexborNode, shown: LexborNode | None) -> LexborNode | None:
 
 def _sponsored(node: LexborNode) -> bool:
     """An ad label ('Sponsored', 'Ad', ...) inside the card or just before it."""
-    if any(line.strip().casefold() in _AD_WORDS for line in (node.text(separator="\n") or "").split("\n")):
+    lines = (node.text(separator="\n") or "").casefold().split("\n")  # a card holds ~200 lines: no per-line calls
+    if not _AD_WORDS.isdisjoint(map(str.strip, lines)):
         return True
     if any(attr(el, "aria-label").casefold() in _AD_WORDS for el in node.css("[aria-label]")[:30]):
         return True

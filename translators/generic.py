@@ -353,7 +353,7 @@ def feature_bullets(root: LexborNode) -> list[str]:
     for walked, node in enumerate(root.traverse(include_text=True)):
         if walked > MAX_WALK:
             break
-        if node.tag != "-text":
+        if not node.is_text_node:
             continue
         text = (node.text_content or "").strip()
         if 3 <= len(text) <= 80 and _FEATURE_HEADING.match(collapse(text)) and node.parent is not None \

@@ -151,7 +151,8 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
                     if afe and not afe[-1].open and m.end() < size and html[m.end()] != "<":
                         model.reconstruct()
                     continue
-                name = name.lower() if name.isascii() else _ascii_lower(name)
+                if not name.islower():  # most tags are written in lower case: one test, no copy
+                    name = name.lower() if name.isascii() else _ascii_lower(name)
                 if model.col_templates and len(stack) - 1 in model.col_templates:
                     _col_template_tag(model, closing, name, attrs)
                     continue

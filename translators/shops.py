@@ -49,6 +49,8 @@ _SEARCH_PATH = re.compile(r"(?i)/(?:s|search|sch|busca|buscar|suche|recherche)(?
 
 def host_of(url: str | None) -> str:
     """The lower-cased host of a URL ('' when none or unparseable)."""
+    if not url or ("//" not in url and "\t" not in url and "\n" not in url and "\r" not in url):
+        return ""  # a relative link (most of a page's): urlsplit, which drops tabs and newlines, finds no host
     try:
         return (urlsplit(url or "").hostname or "").lower().strip(".")
     except ValueError:
