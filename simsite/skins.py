@@ -29,6 +29,7 @@ from shopsim.errors import ConfigError
 from shopsim.links import PageUrls
 from shopsim.page import PageState
 from shopsim.simsite.html import _env, render_html, state_json
+from shopsim.simsite.images import product_image_url
 from shopsim.simsite.models import Product
 
 __all__ = ["SKINS", "SKIN_CHOICES", "Skin", "get_skin", "session_skin"]
@@ -66,7 +67,7 @@ def _template_render(name: str) -> Render:
             for axis, values in product.options.items():
                 option_links[axis] = list(zip(values, urls.with_each_option(axis, values), strict=True))
         return _env().get_template(f"skins/{name}.html").render(
-            s=state, urls=urls, order=order, p=product, option_links=option_links, money=_money,
+            s=state, urls=urls, order=order, p=product, option_links=option_links, money=_money, image=product_image_url,
             state_json=state_json(state), sub_page_names=_SUB_PAGES, extra=_extra(state, catalog))
 
     return render
