@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from markupsafe import Markup
 
 from shopsim.errors import ConfigError
 from shopsim.links import PageUrls
@@ -68,19 +71,40 @@ def _template_render(name: str) -> Render:
                 option_links[axis] = list(zip(values, urls.with_each_option(axis, values), strict=True))
         return _env().get_template(f"skins/{name}.html").render(
             s=state, urls=urls, order=order, p=product, option_links=option_links, money=_money, image=product_image_url,
-            state_json=state_json(state), sub_page_names=_SUB_PAGES, extra=_extra(state, catalog))
+            state_json=state_json(state), ld_json=_json_ld(state, urls) if name == "generic" else "")
 
     return render
 
 
-_SUB_PAGES = ("Description", "Features", "Reviews", "Attributes")
+def _offer(price: Any) -> dict[str, Any]:
+    """A schema.org Offer, or an AggregateOffer for a price range."""
+    if isinstance(price, (tuple, list)):
+        return {"@type": "AggregateOffer", "lowPrice": price[0], "highPrice": price[1], "priceCurrency": "USD"}
+    return {"@type": "Offer", "price": price, "priceCurrency": "USD"}
 
 
-def _extra(state: PageState, catalog: Mapping[str, Product] | None) -> dict[str, Any]:
-    """What a page may show beyond its PageState: the catalog's brand for each card (eBay's subtitle)."""
-    if catalog is None:
-        return {}
-    return {c.id: catalog[c.id] for c in state.results if c.id in catalog}
+def _json_ld(state: PageState, urls: PageUrls) -> Markup:
+    """The page's schema.org description (ItemList of the results, or the Product and its BreadcrumbList)."""
+    docs: list[dict[str, Any]] = []
+    p = state.product
+    if state.page_type == "results":
+        docs.append({"@context": "https://schema.org", "@type": "ItemList", "itemListElement": [
+            {"@type": "ListItem", "position": i, "item": {"@type": "Product", "name": r.title, "sku": r.id,
+                                                          "url": urls.product(r.id), "offers": _offer(r.price)}}
+            for i, r in enumerate(state.results, 1)]})
+    elif p is not None and state.page_type in ("item", "item_detail"):
+        product: dict[str, Any] = {"@context": "https://schema.org", "@type": "Product", "name": p.title,
+                                   "sku": p.id, "productID": p.id, "description": p.description}
+        if p.price is not None:
+            product["offers"] = _offer(p.price)
+        if p.rating is not None:
+            product["aggregateRating"] = {"@type": "AggregateRating", "ratingValue": p.rating, "bestRating": 5}
+        docs.append(product)
+        if p.category_path:
+            docs.append({"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": [
+                {"@type": "ListItem", "position": i, "name": name} for i, name in enumerate(p.category_path, 1)]})
+    text = json.dumps(docs if len(docs) != 1 else docs[0], ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 SKINS: dict[str, Skin] = {
