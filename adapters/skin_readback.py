@@ -11,13 +11,15 @@ pages have no reading on real sites: there the loop checks that nothing reads th
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 from shopsim.page import PageState
 from shopsim.simsite.skins import Skin
 from shopsim.translators.registry import translate_html
 
-__all__ = ["mismatch", "read_back", "view"]
+__all__ = ["mismatch", "read_back", "seeded_episode", "view"]
 
 #: Page types the real-site translators read; a sim page of any other type must read as none of them.
 READ_TYPES = {"results": "results", "item": "item", "item_detail": "item"}
@@ -68,3 +70,28 @@ def mismatch(sim: PageState, html: str, skin: Skin) -> tuple[dict[str, Any], dic
         if "selected" not in want_p:
             got_p.pop("selected", None)
     return None if want == got else (want, got)
+
+
+def seeded_episode(source: Any, goal_index: int, seed: int, max_clicks: int = 8) -> Iterator[PageState]:
+    """A seeded random episode on any page source: each page it visits, from the search page to done.
+
+    It searches three words of the instruction, clicks valid actions at random (buying last) and buys
+    if it can, so every page type is visited; the read-back checks and ``benchmarks/skins.py`` drive it.
+    """
+    rng = random.Random(seed)
+    state = source.reset(goal_index)
+    yield state
+    words = (state.instruction or "shop").split()
+    state, _, done, _ = source.step("search[" + " ".join(rng.sample(words, min(3, len(words)))) + "]")
+    yield state
+    for _ in range(max_clicks):
+        if done:
+            return
+        args = [a for a in state.valid_actions()["clickables"] if a != "buy now"]
+        if not args:
+            break
+        state, _, done, _ = source.step(f"click[{rng.choice(args)}]")
+        yield state
+    if not done and state.clickable("buy now"):
+        state, *_ = source.step("click[buy now]")
+        yield state
