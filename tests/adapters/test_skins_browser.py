@@ -1,0 +1,66 @@
+"""Every skin in real Chromium: seeded episodes through BrowserSource, and at each step the page the browser
+holds reads back through the skin's real-site translator as the sim's state (the closed translator loop).
+
+The suite runs ``SHOPSIM_SKIN_EPISODES`` episodes per skin (default 12); ``benchmarks/skins.py --soak 200``
+runs 200 per skin."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from shopsim.adapters.browser_source import BrowserSource
+from shopsim.adapters.skin_readback import known_gap, mismatch, seeded_episode
+from shopsim.adapters.sources import InProcessSource
+from shopsim.simsite.server import ServerThread
+from shopsim.simsite.shop import Shop
+from shopsim.simsite.skins import SKINS, get_skin, session_skin
+from shopsim.simsite.web import create_app
+
+EPISODES = int(os.environ.get("SHOPSIM_SKIN_EPISODES", "12"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [*SKINS, "random"])
+def test_browser_episodes_read_back_as_the_sim(name: str, bundled_shop: Shop, chromium_path, browser_shutdown) -> None:
+    with ServerThread(create_app(bundled_shop, skin=name)) as srv, \
+            BrowserSource(srv.base_url, executable_path=chromium_path, assets=False) as src:
+        types: set[str] = set()
+        for ep in range(EPISODES):
+            goal = ep % len(bundled_shop.goals)
+            skin = session_skin(name, 0, str(goal)) if name == "random" else get_skin(name)
+            for state in seeded_episode(src, goal, seed=ep):
+                html, _ = src.document()
+                assert f'data-skin="{skin.name}"' in html or skin.name == "webshop"
+                if not known_gap(skin.name, state):
+                    assert mismatch(state, html, skin) is None, (skin.name, state.page_type, state.url)
+                types.add(state.page_type)
+        assert {"search", "results", "item"} <= types
+
+
+def _buy_first(src: object) -> tuple[list[str], float]:
+    """Search, open the first result, choose the first value of each option, buy: the actions and the reward."""
+    actions = ["search[shoes]"]
+    state = src.reset(4)  # type: ignore[attr-defined]
+    state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
+    actions.append(f"click[{state.results[0].id}]")
+    state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
+    for axis, values in state.product.options.items():
+        actions.append(f"click[{values[0]}]")
+        state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
+        assert state.product.selected.get(axis) == values[0]
+    state, reward, done, _ = src.step("click[buy now]")  # type: ignore[attr-defined]
+    assert done and state.page_type == "done"
+    return actions, reward
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(SKINS))
+def test_e2e_search_open_buy(name: str, bundled_shop: Shop, chromium_path, browser_shutdown) -> None:
+    """The same actions in Chromium on each skin and in-process give the same pages' choices and reward."""
+    with ServerThread(create_app(bundled_shop, skin=name)) as srv, \
+            BrowserSource(srv.base_url, executable_path=chromium_path) as src:
+        actions, reward = _buy_first(src)
+    want_actions, want = _buy_first(InProcessSource(bundled_shop))
+    assert (actions, reward) == (want_actions, want)
