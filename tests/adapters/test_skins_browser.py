@@ -39,28 +39,31 @@ def test_browser_episodes_read_back_as_the_sim(name: str, bundled_shop: Shop, ch
         assert {"search", "results", "item"} <= types
 
 
-def _buy_first(src: object) -> tuple[list[str], float]:
-    """Search, open the first result, choose the first value of each option, buy: the actions and the reward."""
+def _buy_first(src: object, shop: Shop) -> tuple[list[str], float]:
+    """Search, open the first result with options, choose the last value of each, buy: the actions and reward."""
     actions = ["search[shoes]"]
     state = src.reset(4)  # type: ignore[attr-defined]
     state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
-    actions.append(f"click[{state.results[0].id}]")
+    actions.append(f"click[{next(c.id for c in state.results if shop.products[c.id].options)}]")
     state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
+    assert state.product.options
     for axis, values in state.product.options.items():
-        actions.append(f"click[{values[0]}]")
+        actions.append(f"click[{values[-1]}]")
         state, *_ = src.step(actions[-1])  # type: ignore[attr-defined]
-        assert state.product.selected.get(axis) == values[0]
+        assert state.product.selected.get(axis) == values[-1]
     state, reward, done, _ = src.step("click[buy now]")  # type: ignore[attr-defined]
     assert done and state.page_type == "done"
     return actions, reward
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("mode", ["url", "click"])
 @pytest.mark.parametrize("name", list(SKINS))
-def test_e2e_search_open_buy(name: str, bundled_shop: Shop, chromium_path, browser_shutdown) -> None:
-    """The same actions in Chromium on each skin and in-process give the same pages' choices and reward."""
+def test_e2e_search_open_buy(name: str, mode: str, bundled_shop: Shop, chromium_path, browser_shutdown) -> None:
+    """The same actions in Chromium on each skin (loading URLs, or typing and clicking the real elements)
+    and in-process choose the same options and earn the same reward."""
     with ServerThread(create_app(bundled_shop, skin=name)) as srv, \
-            BrowserSource(srv.base_url, executable_path=chromium_path) as src:
-        actions, reward = _buy_first(src)
-    want_actions, want = _buy_first(InProcessSource(bundled_shop))
+            BrowserSource(srv.base_url, mode=mode, executable_path=chromium_path, timeout_ms=10_000) as src:
+        actions, reward = _buy_first(src, bundled_shop)
+    want_actions, want = _buy_first(InProcessSource(bundled_shop), bundled_shop)
     assert (actions, reward) == (want_actions, want)
