@@ -129,3 +129,50 @@ def test_server_serves_each_skin_under_webshops_urls(servers, bundled_shop: Shop
 def test_unknown_skin_on_the_server(bundled_shop: Shop) -> None:
     with pytest.raises(ConfigError, match="unknown skin"):
         create_app(bundled_shop, skin="ebya")
+
+
+@pytest.mark.parametrize("name", REAL_SKINS)
+def test_shopenv_html_observation_in_a_skin(name: str, bundled_shop: Shop) -> None:
+    from shopsim.adapters.env import ShopEnv
+
+    env = ShopEnv(bundled_shop, observation_mode="html", skin=name)
+    env.reset(seed=0, options={"goal": 5})
+    obs, *_ = env.step("search[shoes]")
+    assert f'data-skin="{name}"' in obs and mismatch(env.state, obs, get_skin(name)) is None
+    plain = ShopEnv(bundled_shop, observation_mode="html")
+    plain.reset(seed=0, options={"goal": 5})
+    plain.step("search[shoes]")
+    first = f"click[{env.state.results[0].id}]"
+    for action in (first, "click[buy now]"):
+        assert plain.step(action)[1:4] == env.step(action)[1:4]  # reward, terminated, truncated
+
+
+def test_shopenv_random_skin_is_drawn_per_episode_from_the_seed(bundled_shop: Shop) -> None:
+    from shopsim.adapters.env import ShopEnv
+
+    def skins(seed: int) -> list[str]:
+        env = ShopEnv(bundled_shop, observation_mode="html", skin="random")
+        out = []
+        for goal in range(12):
+            obs, _ = env.reset(seed=seed, options={"goal": goal})
+            out.append(re.search(r'data-skin="(\w+)"', obs).group(1) if 'data-skin="' in obs else "webshop")
+        return out
+
+    assert skins(1) == skins(1) and len(set(skins(1))) > 1
+
+
+def test_skin_needs_an_html_observation(bundled_shop: Shop) -> None:
+    from shopsim.adapters.env import ShopEnv
+
+    with pytest.raises(ConfigError, match="draws the html observation"):
+        ShopEnv(bundled_shop, skin="amazon")
+
+
+def test_eval_skin_needs_the_browser_adapter(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "shopsim.cli", "eval", "--skin", "ebay", "--goals", "0:1",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "--adapter inprocess reads no HTML pages" in done.stderr
