@@ -89,22 +89,24 @@ def mismatch(sim: PageState, html: str, skin: Skin) -> tuple[dict[str, Any], dic
 def seeded_episode(source: Any, goal_index: int, seed: int, max_clicks: int = 8) -> Iterator[PageState]:
     """A seeded random episode on any page source: each page it visits, from the search page to done.
 
-    It searches three words of the instruction, clicks valid actions at random (buying last) and buys
-    if it can, so every page type is visited; the read-back checks and ``benchmarks/skins.py`` drive it.
+    It searches three words of the instruction on every search page, clicks valid actions at random
+    elsewhere (buying last) and buys if it can, so every page type is visited; the read-back tests and
+    ``benchmarks/skins.py`` drive it.
     """
     rng = random.Random(seed)
     state = source.reset(goal_index)
     yield state
     words = (state.instruction or "shop").split()
-    state, _, done, _ = source.step("search[" + " ".join(rng.sample(words, min(3, len(words)))) + "]")
-    yield state
-    for _ in range(max_clicks):
+    done = False
+    for _ in range(max_clicks + 1):
         if done:
             return
-        args = [a for a in state.valid_actions()["clickables"] if a != "buy now"]
-        if not args:
-            break
-        state, _, done, _ = source.step(f"click[{rng.choice(args)}]")
+        args = [a for a in state.valid_actions()["clickables"] if a not in ("buy now", "search")]
+        if state.page_type == "search" or not args:
+            action = "search[" + " ".join(rng.sample(words, min(3, len(words)))) + "]"
+        else:
+            action = f"click[{rng.choice(args)}]"
+        state, _, done, _ = source.step(action)
         yield state
     if not done and state.clickable("buy now"):
         state, *_ = source.step("click[buy now]")
