@@ -13,6 +13,7 @@ import pytest
 from shopsim.adapters.browser_source import BrowserSource
 from shopsim.adapters.skin_readback import known_gap, mismatch, seeded_episode
 from shopsim.adapters.sources import InProcessSource
+from shopsim.page import PageState
 from shopsim.simsite.server import ServerThread
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.skins import SKINS, get_skin, session_skin
@@ -67,3 +68,25 @@ def test_e2e_search_open_buy(name: str, mode: str, bundled_shop: Shop, chromium_
         actions, reward = _buy_first(src, bundled_shop)
     want_actions, want = _buy_first(InProcessSource(bundled_shop), bundled_shop)
     assert (actions, reward) == (want_actions, want)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in SKINS if n != "webshop"])
+def test_browser_observations_find_every_clickable(name: str, bundled_shop: Shop, chromium_path,
+                                                   browser_shutdown) -> None:
+    """Set-of-marks and the accessibility tree find each clickable's element on every skin's pages."""
+    with ServerThread(create_app(bundled_shop, skin=name)) as srv, \
+            BrowserSource(srv.base_url, executable_path=chromium_path) as src:
+        src.reset(4)
+        results, *_ = src.step("search[shoes]")
+        _all_marked(src, results)
+        item, *_ = src.step(f"click[{next(c.id for c in results.results if bundled_shop.products[c.id].options)}]")
+        assert item.product is not None and item.product.options
+        _all_marked(src, item)
+
+
+def _all_marked(src: BrowserSource, state: PageState) -> None:
+    ids = {str(i) for i in range(1, len(state.clickables) + 1)}
+    for mode in ("som", "axtree", "dom"):
+        seen = src.observe(mode)
+        assert set(seen.element_actions) == ids and set(seen.shown) == ids, (mode, ids - set(seen.shown))
