@@ -47,6 +47,7 @@ __all__ = [
     "render_error",
     "render_html",
     "state_json",
+    "template_env",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -56,7 +57,8 @@ SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Rev
 
 
 @lru_cache(maxsize=1)
-def _env() -> Environment:
+def template_env() -> Environment:
+    """The one Jinja environment of the sim's templates (WebShop's pages and the skins'), built on first use."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape  # HTML pages only, not text envs
 
     return Environment(
@@ -93,7 +95,7 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
     """
     urls = PageUrls(state)
     order = {c.arg: i for i, c in enumerate(state.clickables)}
-    tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
+    tpl = template_env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
     card_images = _card_images(state, catalog)
     card_info = {c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {}
     return tpl.render(
@@ -158,4 +160,4 @@ def _flask_tojson(value: object) -> Markup:
 
 def render_error(status: int, title: str, message: str, home: str | None = None) -> str:
     """A small error page (400/404/410): what is wrong, in words."""
-    return _env().get_template("error.html").render(status=status, title=title, message=message, home=home)
+    return template_env().get_template("error.html").render(status=status, title=title, message=message, home=home)

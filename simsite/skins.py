@@ -31,7 +31,7 @@ from markupsafe import Markup
 from shopsim.errors import ConfigError
 from shopsim.links import PageUrls
 from shopsim.page import PageState
-from shopsim.simsite.html import _env, render_html, state_json
+from shopsim.simsite.html import render_html, state_json, template_env
 from shopsim.simsite.images import product_image_url
 from shopsim.simsite.models import Product
 
@@ -69,7 +69,7 @@ def _template_render(name: str) -> Render:
         if product is not None:
             for axis, values in product.options.items():
                 option_links[axis] = list(zip(values, urls.with_each_option(axis, values), strict=True))
-        return _env().get_template(f"skins/{name}.html").render(
+        return template_env().get_template(f"skins/{name}.html").render(
             s=state, urls=urls, order=order, p=product, option_links=option_links, money=_money, image=product_image_url,
             state_json=state_json(state), ld_json=_json_ld(state, urls) if name == "generic" else "")
 
