@@ -234,8 +234,15 @@ class BrowserSource(RecordedEpisodes, SourceBase):
         ``page.content()`` gives the same string but first injects Playwright's selector engine
         into each new document (about twice the time of the whole read).
         """
-        html, url = self.page.evaluate(_READ_JS)
+        html, url = self.document()
         return self.translator.parse(html, url)
+
+    def document(self) -> tuple[str, str]:
+        """The page's HTML as the browser holds it now, and its URL (what a skin's read-back reads)."""
+        if self.page is None:
+            raise ResetNeeded("document")
+        html, url = self.page.evaluate(_READ_JS)
+        return html, url
 
     def reset(self, goal_index: int, seed: int = 0) -> PageState:
         """End the previous episode and open a fresh session for goal ``goal_index`` in the browser."""

@@ -24,6 +24,7 @@ from shopsim.render import observation as text_observation
 from shopsim.simsite.html import render_html
 from shopsim.simsite.profiles import Profile, ShopLike, get_profile, open_shop
 from shopsim.simsite.shop import ShopConfig
+from shopsim.simsite.skins import get_skin, session_skin
 from shopsim.simsite.snapshots import SnapshotError, peek
 
 __all__ = ["PageSource", "ShopEnv", "observation"]
@@ -70,6 +71,8 @@ class ShopEnv(gym.Env[Any, str]):
     may also be ``screenshot`` or ``som`` (an ``(H, W, 3)`` uint8 RGB array of the source's viewport;
     ``info["screenshot_png"]`` holds the PNG) or ``axtree`` or ``dom`` (text); ``info["element_actions"]``
     then maps the element ids they show to actions (:func:`shopsim.adapters.browser_obs.action_for_id`).
+    ``skin`` draws the ``html`` observation like a real site (:mod:`shopsim.simsite.skins`; ``random``: one
+    per episode, from the reset seed and the goal).
 
     Example:
         >>> env = ShopEnv(Shop.load())                                     # doctest: +SKIP
@@ -93,6 +96,7 @@ class ShopEnv(gym.Env[Any, str]):
         render_mode: str | None = None,
         task_mode: str | None = None,
         interaction_mode: str = "single_turn",
+        skin: str = "webshop",
     ):
         if observation_mode not in ("text", "text_rich", "url", "html", *BROWSER_MODES):
             raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html, or with a "
@@ -100,6 +104,13 @@ class ShopEnv(gym.Env[Any, str]):
         if observation_mode in BROWSER_MODES and not callable(getattr(source, "observe", None)):
             raise ConfigError(f"observation_mode {observation_mode!r} needs a browser page source: "
                               f"ShopEnv(source=BrowserSource(base_url), observation_mode={observation_mode!r})")
+        if skin != "webshop" and observation_mode != "html":
+            raise ConfigError(f"skin={skin!r} draws the html observation; a browser source shows the skin its server "
+                              "was started with (serve_shop(shop, skin=...) or `shopsim serve --skin`)")
+        if skin != "random":
+            get_skin(skin)  # an unknown name fails here, with the likely one
+        #: The look of html observations (``random``: one per episode, drawn from the reset seed and the goal).
+        self.skin, self._page_skin = skin, get_skin("webshop")
         # A page source that owns its goals (a replayed bundle) needs no shop.
         self.shop: ShopLike | None = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
         self.observation_mode: ObservationMode | BrowserMode = observation_mode
@@ -143,6 +154,7 @@ class ShopEnv(gym.Env[Any, str]):
         else:
             index = self.shop.draw_goal_index(random.Random(int(self.np_random.integers(2**63))))
         self.goal_index = index
+        self._page_skin = session_skin(self.skin, seed if seed is not None else 0, str(index))
         self._episode += 1
         # the per-episode options this source reads (session_id, task_mode, ...), as given
         passed = {k: options[k] for k in getattr(self.source, "episode_options", ()) if k in options}
@@ -204,6 +216,8 @@ class ShopEnv(gym.Env[Any, str]):
         own = getattr(self.source, "render_observation", None)
         if callable(own):  # a contract with its own observation text (shopsim-v8)
             return own(self.state, self.observation_mode)
+        if self.observation_mode == "html":
+            return self._page_skin.render(self.state, None)
         if self.observation_mode not in BROWSER_MODES:
             return observation(self.state, self.observation_mode)  # type: ignore[arg-type]
         # __init__ checked that a browser mode's source has observe(mode); PageSource does not declare it.

@@ -47,7 +47,9 @@ if TYPE_CHECKING:
 __all__ = [
     "render_error",
     "render_html",
+    "script_json",
     "state_json",
+    "template_env",
 ]
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -57,7 +59,8 @@ SUB_PAGE_NAMES = {"Description": "description", "Features": "bulletpoints", "Rev
 
 
 @lru_cache(maxsize=1)
-def _env() -> Environment:
+def template_env() -> Environment:
+    """The one Jinja environment of the sim's templates (WebShop's pages and the skins'), built on first use."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape  # HTML pages only, not text envs
 
     env = Environment(
@@ -73,7 +76,11 @@ def _env() -> Environment:
 # ---- rendering --------------------------------------------------------------------------------
 def state_json(state: PageState) -> Markup:
     """The PageState as JSON that is safe inside ``<script>`` (no ``</``, ``<!--``, ``&``)."""
-    text = state.model_dump_json()
+    return script_json(state.model_dump_json())
+
+
+def script_json(text: str) -> Markup:
+    """JSON text made safe inside ``<script>``: ``< > &`` and the JS line separators as ``\\u`` escapes."""
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return Markup(text)
@@ -97,7 +104,7 @@ def render_html(state: PageState, catalog: Mapping[str, Product] | None = None) 
     """
     urls = PageUrls(state)
     order = {c.arg: i for i, c in enumerate(state.clickables)}
-    tpl = _env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
+    tpl = template_env().get_template(_TEMPLATE.get(state.page_type, "unknown.html"))
     card_images = _card_images(state, catalog)
     card_info = {c.id: catalog[c.id] for c in state.results if c.id in catalog} if catalog is not None else {}
     return tpl.render(
@@ -160,4 +167,4 @@ def _flask_tojson(value: object) -> Markup:
 
 def render_error(status: int, title: str, message: str, home: str | None = None) -> str:
     """A small error page (400/404/410): what is wrong, in words."""
-    return _env().get_template("error.html").render(status=status, title=title, message=message, home=home)
+    return template_env().get_template("error.html").render(status=status, title=title, message=message, home=home)

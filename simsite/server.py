@@ -203,11 +203,13 @@ class ServerThread:
             self.thread.join(timeout=2.0)
 
 
-def serve_shop(shop: ShopLike, **app_kw: Any) -> ServerThread:
-    """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs)."""
+def serve_shop(shop: ShopLike, skin: str = "webshop", **app_kw: Any) -> ServerThread:
+    """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs), in ``skin``."""
     from shopsim.simsite.web import create_app
 
     if shop.profile.lease_policy == "queue":  # shopsim-v8: its service, with a slot for every worker
+        if skin != "webshop":
+            raise ConfigError(f"skin {skin!r} draws WebShop's HTML pages; the {shop.profile.name} profile serves none")
         return ServerThread(shop.profile.part("app_factory")(shop, **{"slots": 64, **app_kw}))
     # create_app is WebShop's app (the webshop profile's app_factory): it serves a Shop.
-    return ServerThread(create_app(cast("Shop", shop), **{"max_sessions": 10_000, **app_kw}))
+    return ServerThread(create_app(cast("Shop", shop), **{"max_sessions": 10_000, "skin": skin, **app_kw}))

@@ -16,11 +16,12 @@ from __future__ import annotations
 import time
 
 from shopsim.render import render_rich, render_simple
-from shopsim.simsite.html import render_error, render_html
+from shopsim.simsite.html import render_error
 from shopsim.simsite.json_api import FastJSONResponse
 from shopsim.simsite.server import Warmup
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.skins import SKINS
 from shopsim.simsite.snapshots import shop_fingerprint
 
 __all__ = ["warm_webshop"]
@@ -43,7 +44,8 @@ def warm_webshop(shop: Shop) -> Warmup:
     done = session.show("done", asin=asin, options={})
     states.append(done.state)
     for state in states:
-        render_html(state, shop.products)
+        for skin in SKINS.values():  # WebShop's pages (render_html) and every skin's templates compiled
+            skin.render(state, shop.products)
         render_simple(state)
         render_rich(state)
         FastJSONResponse({"valid_actions": state.valid_actions(), "page_state": state.model_dump(mode="json")})

@@ -41,10 +41,11 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from shopsim.errors import ConfigError, DataError
+from shopsim.page import PageState
 from shopsim.routes import ROUTE_NAMES, BadRequest, index_path, parse_route, raw_segments, results_path
 from shopsim.routes import SID as _SID
 from shopsim.simsite import images
-from shopsim.simsite.html import render_error, render_html
+from shopsim.simsite.html import render_error
 from shopsim.simsite.json_api import (
     ClientError,
     Handler,
@@ -56,6 +57,7 @@ from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.session_log import SessionLogWriter, keywords_text, served_url, session_line
 from shopsim.simsite.shop import Shop
+from shopsim.simsite.skins import get_skin, session_skin
 from shopsim.simsite.warmup import warm_webshop
 from shopsim.simsite.web_api import API_ROUTES, base_of
 from shopsim.simsite.web_state import AppState
@@ -127,7 +129,17 @@ async def index(request: Request) -> Response:
     result = session.show("index")
     if st.log is not None:
         st.log.write(sid, session_line(session, "index", served_url(request), {}))
-    return HTMLResponse(render_html(result.state, st.shop.products))
+    return HTMLResponse(_page(request, sid, result.state))
+
+
+def _page(request: Request, sid: str, state: PageState) -> str:
+    """The page in the session's skin: the server's one, or for ``random`` one drawn from the server's seed and
+    the session's goal (so an episode keeps its skin, and the same goal and seed give the same skin and bytes).
+    """
+    st = _state(request)
+    choice = request.app.state.skin
+    key = str(st.goal_for(sid)) if choice == "random" else sid
+    return session_skin(choice, st.seed, key).render(state, st.shop.products)
 
 
 async def html_page(request: Request, route: str) -> Response:
@@ -155,7 +167,7 @@ async def html_page(request: Request, route: str) -> Response:
         return _html_error(404, "Product not found", f"no product with ASIN {asin!r}", sid)
     if st.log is not None:
         st.log.write(sid, session_line(session, page, served_url(request), parts, keywords_text(route, segs)))
-    return HTMLResponse(render_html(result.state, st.shop.products))
+    return HTMLResponse(_page(request, sid, result.state))
 
 
 async def image(request: Request) -> Response:
@@ -222,6 +234,7 @@ def create_app(
     extra_routes: Sequence[BaseRoute] = (),
     snapshot_key: str | None = None,
     log_dir: str | Path | None = None,
+    skin: str = "webshop",
 ) -> Starlette:
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
@@ -230,8 +243,11 @@ def create_app(
     (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key; see :mod:`shopsim.simsite.snapshots`).
     ``log_dir`` writes every HTML session's pages there in WebShop's ``user_session_logs`` format
     (:mod:`shopsim.simsite.session_log`). A server that runs the app's lifespan (``shopsim serve``)
-    warms it up before accepting requests (:mod:`shopsim.simsite.warmup`).
+    warms it up before accepting requests (:mod:`shopsim.simsite.warmup`). ``skin`` draws the HTML pages
+    in a real site's structure (:mod:`shopsim.simsite.skins`; ``random``: one per session, from ``seed``).
     """
+    if skin != "random":
+        get_skin(skin)  # an unknown name fails here, with the likely one
     log = SessionLogWriter(log_dir) if log_dir is not None else None
     both = ["GET", "POST"]
     routes: list[BaseRoute] = [
@@ -249,4 +265,5 @@ def create_app(
     app.state.warmup = None
     app.state.sessions = AppState(shop, session_ttl_s, max_sessions, seed, snapshot_key=snapshot_key, log=log)
     app.state.session_log = log
+    app.state.skin = skin
     return app

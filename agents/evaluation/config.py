@@ -25,6 +25,8 @@ class EvalConfig(BaseModel):
     agent: str = "rule"
     adapter: Literal["inprocess", "http", "browser", "replay"] = "inprocess"
     browser_mode: Literal["url", "click"] = "click"
+    #: The look of the pages the browser adapter loads (:mod:`shopsim.simsite.skins`; ``random``: one per goal).
+    skin: str = "webshop"
     data: str | None = None
     num_products: int | None = None
     human_goals: bool = False

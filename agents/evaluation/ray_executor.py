@@ -89,7 +89,7 @@ class EpisodeActor:
                 served = run_shop(cfg)
                 if n_goals > 50:
                     served.prime_nouns()
-                server = self.stack.enter_context(serve_shop(served))
+                server = self.stack.enter_context(serve_shop(served, skin=cfg.skin))
                 cfg = cfg.model_copy(update={"base_url": server.base_url})
             self.player = self.stack.enter_context(EpisodePlayer(cfg, part, n_goals))
         except Exception as exc:  # reported by the first play(), where the driver reads it

@@ -55,11 +55,11 @@ class RunTerminated(KeyboardInterrupt):
     """SIGTERM during a run, raised in the main thread so the run can say it was stopped."""
 
 
-def start_server(shop: Shop) -> ServerThread:
-    """Serve ``shop`` on 127.0.0.1 for the duration of a ``with`` block (uvicorn is imported only here)."""
+def start_server(shop: Shop, skin: str = "webshop") -> ServerThread:
+    """Serve ``shop`` on 127.0.0.1 in ``skin`` for the duration of a ``with`` block (uvicorn is imported only here)."""
     from shopsim.simsite.server import serve_shop
 
-    return serve_shop(shop)
+    return serve_shop(shop, skin=skin)
 
 
 @contextmanager
@@ -216,7 +216,7 @@ def _play(ctx: _Run, folder: _Folder, bar: Progress) -> None:
             served = run_shop(cfg)
             if len(folder.todo) > 50:
                 served.prime_nouns()
-            server = stack.enter_context(start_server(served))
+            server = stack.enter_context(start_server(served, cfg.skin))
             cfg = cfg.model_copy(update={"base_url": server.base_url})
         ep_file = stack.enter_context(open(ctx.out / "episodes.jsonl", "a", encoding="utf-8"))
 
