@@ -83,7 +83,7 @@ def test_rewards_do_not_change(bundled_shop: Shop) -> None:
     rewards = set()
     for spec in ("none", "random", ",".join(SPECS)):
         with ServerThread(create_app(bundled_shop, skin="amazon", perturb=parse_perturb(spec, 0))) as server:
-            html, reward = _play(server.base_url, 2, product)
+            _, reward = _play(server.base_url, 2, product)
             rewards.add(reward)
     assert len(rewards) == 1 and None not in rewards
 
