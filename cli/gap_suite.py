@@ -6,9 +6,13 @@ import argparse
 import os
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.cli.transfer_suite import DEFAULT_REAL
+
+if TYPE_CHECKING:
+    from shopsim.simsite.shop import Shop
 
 __all__ = ["register"]
 
@@ -19,6 +23,7 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
     from shopsim.agents.transfer.gap_report import html_report, text_report
     from shopsim.agents.transfer.gap_suite import DEFAULT_AGENTS, agent_spec, conditions, run_gap_suite
     from shopsim.agents.transfer.suite import load_tasks
+    from shopsim.errors import ConfigError
 
     agents = args.agent or list(DEFAULT_AGENTS)
     for spec in agents:
@@ -32,7 +37,9 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
     tasks = load_tasks(args.tasks) if real is not None else None
     if tasks is not None and args.tasks_limit:
         tasks = tasks[: args.tasks_limit]
-    shop = load_shop(args)
+    if args.profile != "webshop":
+        raise ConfigError("gap-suite runs the webshop profile (the skins draw WebShop's pages)")
+    shop = cast("Shop", load_shop(args))
     with tempfile.TemporaryDirectory(prefix="shopsim-gap-") as tmp:
         report = run_gap_suite(agents, shop, goals=args.goals, seed=args.seed, max_steps=args.max_steps,
                                perturb_skin=args.perturb_skin, perturbs=perturbs, real=real, work=Path(tmp),

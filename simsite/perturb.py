@@ -30,7 +30,7 @@ from shopsim.page import PageState
 from shopsim.simsite.models import Product
 from shopsim.simsite.skins import Render, Skin
 
-__all__ = ["CHANGES", "PERTURBATIONS", "PerturbSpec", "parse_perturb", "perturbed", "perturbed_skin"]
+__all__ = ["CHANGES", "HTML_PERTURBATIONS", "PERTURBATIONS", "STATE_PERTURBATIONS", "PerturbSpec", "parse_perturb", "perturbed", "perturbed_skin"]
 
 StateFn = Callable[[PageState, random.Random], PageState]
 HtmlFn = Callable[[str, PageState, random.Random, "PerturbSpec"], str]
@@ -207,12 +207,14 @@ def _labels(html: str, state: PageState, rng: random.Random, spec: PerturbSpec) 
     return _TEXT.sub(swap, html) if words else html
 
 
-#: Every named perturbation: a function over the state (before the skin draws it) or over the drawn page.
-PERTURBATIONS: dict[str, StateFn | HtmlFn] = {
-    "sponsored": _sponsored, "count": _count, "order": _order, "price_range": _price_range,
-    "out_of_stock": _out_of_stock, "lazy": _lazy, "banner": _banner, "locale": _locale, "labels": _labels,
-}
-_STATE_FNS = ("sponsored", "count", "order", "price_range")
+#: The perturbations over the state, in the order they apply (the skin's own markup draws what they change).
+STATE_PERTURBATIONS: dict[str, StateFn] = {
+    "sponsored": _sponsored, "count": _count, "order": _order, "price_range": _price_range}
+#: The perturbations over the drawn page, in the order they apply.
+HTML_PERTURBATIONS: dict[str, HtmlFn] = {
+    "out_of_stock": _out_of_stock, "lazy": _lazy, "banner": _banner, "locale": _locale, "labels": _labels}
+#: Every perturbation's name (``locale`` and ``labels`` take a value: ``locale=de``).
+PERTURBATIONS = (*STATE_PERTURBATIONS, *HTML_PERTURBATIONS)
 _VALUED = ("locale", "labels")
 
 #: Facts of the read-back (the keys of :func:`shopsim.adapters.skin_readback.view`) each perturbation changes.
@@ -266,9 +268,9 @@ def page_spec(spec: PerturbSpec, state: PageState) -> PerturbSpec:
 
 def apply_state(spec: PerturbSpec, state: PageState) -> PageState:
     """The state as the perturbed page shows it (the state-level perturbations, in a fixed order)."""
-    for name in _STATE_FNS:
+    for name, fn in STATE_PERTURBATIONS.items():
         if name in spec.names:
-            state = PERTURBATIONS[name](state, _page_rng(spec, state, name))  # type: ignore[call-arg]
+            state = fn(state, _page_rng(spec, state, name))
     return state
 
 
@@ -276,10 +278,9 @@ def apply_html(spec: PerturbSpec, state: PageState, html: str) -> str:
     """The drawn page with the page-level perturbations, leaving the embedded sim state as it was."""
     kept = _STATE.search(html)
     body = html if kept is None else html[:kept.start()] + "\0" + html[kept.end():]
-    for name in PERTURBATIONS:
-        on = name in spec.names or (name == "locale" and spec.locale) or (name == "labels" and spec.labels)
-        if name not in _STATE_FNS and on:
-            body = PERTURBATIONS[name](body, state, _page_rng(spec, state, name), spec)  # type: ignore[call-arg]
+    for name, fn in HTML_PERTURBATIONS.items():
+        if name in spec.names or (name == "locale" and spec.locale) or (name == "labels" and spec.labels):
+            body = fn(body, state, _page_rng(spec, state, name), spec)
     return body if kept is None else body.replace("\0", kept.group(0), 1)
 
 

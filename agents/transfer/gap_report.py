@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from html import escape
 
-from shopsim.agents.transfer.gap_suite import GapReport
+from shopsim.agents.transfer.gap_suite import Drop, GapReport
 
 __all__ = ["html_report", "text_report"]
 
 
-def _interval(drop: float | None, low: float | None, high: float | None) -> str:
-    return "-" if drop is None else f"{drop:+.1f} [{low:+.1f}, {high:+.1f}]"
+def _interval(drop: Drop | None) -> str:
+    return "-" if drop is None else f"{drop.points:+.1f} [{drop.low:+.1f}, {drop.high:+.1f}]"
 
 
 def text_report(report: GapReport) -> str:
@@ -19,12 +19,12 @@ def text_report(report: GapReport) -> str:
     for a in report.agents:
         lines.append(f"agent {a.agent}:")
         rows = [("condition", "score", "success", "drop from sim [95% CI]")]
-        rows += [(r.condition, f"{r.score:.1f}", f"{r.success:.1f}%", _interval(r.drop, r.drop_low, r.drop_high))
+        rows += [(r.condition, f"{r.score:.1f}", f"{r.success:.1f}%", _interval(r.drop))
                  for r in a.rows]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-        real = ("real pages: not run" if a.real_drop is None else
-                f"real pages: score {a.real_score:.1f}, drop {_interval(a.real_drop, a.real_low, a.real_high)}")
+        real = ("real pages: not run" if a.real is None else
+                f"real pages: score {a.real_score:.1f}, drop {_interval(a.real)}")
         lines.append(f"  predicted drop (mean over skins and perturbations) {a.predicted_drop:+.1f}; {real}")
     rho = "n/a (needs 3 agents with real-page numbers)" if report.spearman is None else f"{report.spearman:+.3f}"
     lines.append(f"Spearman rank correlation, predicted vs real drop: {rho}")
@@ -33,10 +33,10 @@ def text_report(report: GapReport) -> str:
 
 def _svg(report: GapReport) -> str:
     """Predicted drop (x) against real drop (y), one labelled point per agent."""
-    points = [(a.agent, a.predicted_drop, a.real_drop) for a in report.agents if a.real_drop is not None]
+    points = [(a.agent, a.predicted_drop, a.real.points) for a in report.agents if a.real is not None]
     if not points:
         return "<p>No agent has real-page numbers to plot.</p>"
-    xs, ys = [p[1] for p in points], [p[2] or 0.0 for p in points]
+    xs, ys = [p[1] for p in points], [p[2] for p in points]
     lo, hi = min(xs + ys + [0.0]) - 5, max(xs + ys + [0.0]) + 5
     size, pad = 360, 40
 
@@ -53,7 +53,7 @@ def _svg(report: GapReport) -> str:
              f'<text x="12" y="{size / 2}" transform="rotate(-90 12 {size / 2})" text-anchor="middle">'
              'real-page drop (points)</text>']
     for name, x, y in points:
-        cx, cy = at(x), size - at(y or 0.0)
+        cx, cy = at(x), size - at(y)
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#1f6feb"><title>{escape(name)}</title></circle>')
         parts.append(f'<text x="{cx + 6:.1f}" y="{cy - 6:.1f}" font-size="11">{escape(name)}</text>')
     return "\n".join(parts + ["</svg>"])
@@ -68,9 +68,9 @@ def html_report(report: GapReport) -> str:
         body.append(f"<h2>{escape(a.agent)}</h2><table><tr><th>condition</th><th>score</th><th>success</th>"
                     "<th>drop [95% CI]</th></tr>")
         body += [f"<tr><td>{escape(r.condition)}</td><td>{r.score:.1f}</td><td>{r.success:.1f}%</td>"
-                 f"<td>{_interval(r.drop, r.drop_low, r.drop_high)}</td></tr>" for r in a.rows]
+                 f"<td>{_interval(r.drop)}</td></tr>" for r in a.rows]
         body.append(f"<tr><td>real pages</td><td>{'-' if a.real_score is None else f'{a.real_score:.1f}'}</td><td></td>"
-                    f"<td>{_interval(a.real_drop, a.real_low, a.real_high)}</td></tr></table>"
+                    f"<td>{_interval(a.real)}</td></tr></table>"
                     f"<p>predicted drop {a.predicted_drop:+.1f}</p>")
     rho = "n/a" if report.spearman is None else f"{report.spearman:+.3f}"
     body.append(f"<h2>Predicted against real drop</h2><p>Spearman rank correlation: {rho}</p>{_svg(report)}")

@@ -31,7 +31,7 @@ from shopsim.simsite.perturb import PERTURBATIONS, parse_perturb, perturbed_skin
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.skins import SKINS, get_skin
 
-__all__ = ["AgentGap", "Condition", "ConditionResult", "GapReport", "agent_spec", "conditions", "run_gap_suite"]
+__all__ = ["AgentGap", "Condition", "ConditionResult", "Drop", "GapReport", "agent_spec", "conditions", "run_gap_suite"]
 
 #: The agents the suite compares by default: the rule agent, the heuristic and a variant, random.
 DEFAULT_AGENTS = ("rule", "heuristic", "heuristic+max_candidates=1", "random")
@@ -46,6 +46,20 @@ class Condition(BaseModel):
     perturb: str | None = None
 
 
+class Drop(BaseModel):
+    """A score drop in points and its 95% bootstrap interval."""
+
+    points: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, base: list[float], other: list[float], *, paired: bool, seed: int) -> Drop:
+        """``mean(base) - mean(other)`` in points (rewards in 0..1), rounded to a tenth."""
+        points, low, high = drop_interval(base, other, paired=paired, seed=seed)
+        return cls(points=round(points, 1), low=round(low, 1), high=round(high, 1))
+
+
 class ConditionResult(BaseModel):
     """An agent's numbers under one condition: score and success (percent), and the drop from the sim."""
 
@@ -53,22 +67,18 @@ class ConditionResult(BaseModel):
     kind: str
     score: float
     success: float
-    drop: float
-    drop_low: float
-    drop_high: float
+    drop: Drop
 
 
 class AgentGap(BaseModel):
-    """One agent: every condition, its predicted drop and the measured real-page drop."""
+    """One agent: every condition, its predicted drop and the measured real-page score and drop."""
 
     agent: str
     goals: int
     rows: list[ConditionResult]
     predicted_drop: float
     real_score: float | None = None
-    real_drop: float | None = None
-    real_low: float | None = None
-    real_high: float | None = None
+    real: Drop | None = None
 
 
 class GapReport(BaseModel):
@@ -143,18 +153,16 @@ def run_agent(spec: str, shop: Shop, conds: list[Condition], goals: int, *, seed
     rows = []
     for c in conds:
         rewards = [r.reward for r in played[c.name]]
-        drop, low, high = drop_interval(base, rewards, paired=True, seed=seed)
         rows.append(ConditionResult(condition=c.name, kind=c.kind, score=round(100 * sum(rewards) / len(rewards), 1),
                                     success=round(100 * sum(map(_success, played[c.name])) / len(rewards), 1),
-                                    drop=round(drop, 1), drop_low=round(low, 1), drop_high=round(high, 1)))
-    predicted = [r.drop for r in rows if r.kind != "sim"]
+                                    drop=Drop.of(base, rewards, paired=True, seed=seed)))
+    predicted = [r.drop.points for r in rows if r.kind != "sim"]
     gap = AgentGap(agent=spec, goals=goals, rows=rows, predicted_drop=round(sum(predicted) / max(1, len(predicted)), 1))
     if real is not None and work is not None:
         suite = run_suite(name, real, work / spec.replace("+", "_"), tasks=tasks, seed=seed, max_steps=max_steps,
                           sim_goals=0, agent_options=options)
-        drop, low, high = drop_interval(base, [t.reward for t in suite.tasks], paired=False, seed=seed)
-        gap.real_score, gap.real_drop = suite.real_score, round(drop, 1)
-        gap.real_low, gap.real_high = round(low, 1), round(high, 1)
+        gap.real_score = suite.real_score
+        gap.real = Drop.of(base, [t.reward for t in suite.tasks], paired=False, seed=seed)
     return gap
 
 
@@ -168,7 +176,7 @@ def run_gap_suite(agents: list[str], shop: Shop, *, goals: int = 5, seed: int = 
     conds = conditions(perturb_skin, perturbs)
     rows = [run_agent(a, shop, conds, goals, seed=seed, max_steps=max_steps, real=real, work=work, tasks=tasks)
             for a in agents]
-    measured = [a for a in rows if a.real_drop is not None]
-    rho = spearman([a.predicted_drop for a in measured], [a.real_drop or 0.0 for a in measured])
+    measured = [(a.predicted_drop, a.real.points) for a in rows if a.real is not None]
+    rho = spearman([m[0] for m in measured], [m[1] for m in measured])
     return GapReport(seed=seed, goals=goals, perturb_skin=perturb_skin, agents=rows,
                      spearman=None if rho is None else round(rho, 3))

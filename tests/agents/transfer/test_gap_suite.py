@@ -53,8 +53,8 @@ def test_suite_end_to_end_for_two_agents(bundled_shop: Shop, tmp_path) -> None:
     assert [a.agent for a in report.agents] == ["rule", llm]
     for agent in report.agents:
         assert [r.condition for r in agent.rows] == names
-        assert agent.rows[0].drop == 0.0 and agent.real_drop is not None
-        assert all(r.drop_low <= r.drop <= r.drop_high for r in agent.rows)
+        assert agent.rows[0].drop.points == 0.0 and agent.real is not None
+        assert all(r.drop.low <= r.drop.points <= r.drop.high for r in agent.rows)
     text, page = text_report(report), html_report(report)
     assert all(name in text and name in page for name in names)
     assert "<svg" in page and "Spearman" in text  # two agents: the correlation says it needs three
