@@ -109,3 +109,20 @@ def test_unknown_perturbation_is_one_line(capsys) -> None:
     assert err.startswith("shopsim: error: unknown perturbation 'popups'") and "\n" not in err
     with pytest.raises(ConfigError, match="draws the html observation"):
         ShopEnv(observation_mode="text", perturb="banner")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["amazon", "ebay", "generic"])
+def test_browser_clicks_through_perturbed_pages(name: str, bundled_shop: Shop, chromium_path,
+                                                browser_shutdown) -> None:
+    """Chromium types and clicks the real elements under the banner, the pop-up, translated labels, another
+    locale, lazy images, price ranges and an out-of-stock note: the same actions and reward as in-process.
+    (The result perturbations are left out: they change which card comes first, which the script picks.)"""
+    from shopsim.adapters.browser_source import BrowserSource
+    from tests.adapters.test_skins_browser import _buy_first
+
+    spec = parse_perturb("price_range,out_of_stock,lazy,banner,locale=de,labels=de", 0)
+    with ServerThread(create_app(bundled_shop, skin=name, perturb=spec)) as srv, \
+            BrowserSource(srv.base_url, mode="click", executable_path=chromium_path, timeout_ms=10_000) as src:
+        actions, reward = _buy_first(src, bundled_shop)
+    assert (actions, reward) == _buy_first(InProcessSource(bundled_shop), bundled_shop)
