@@ -38,12 +38,12 @@ def _svg(report: GapReport) -> str:
         return "<p>No agent has real-page numbers to plot.</p>"
     xs, ys = [p[1] for p in points], [p[2] for p in points]
     lo, hi = min(xs + ys + [0.0]) - 5, max(xs + ys + [0.0]) + 5
-    size, pad = 360, 40
+    size, pad, right = 360, 40, 200  # room on the right for the agents' names
 
     def at(v: float) -> float:
         return pad + (v - lo) / (hi - lo) * (size - 2 * pad)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" role="img" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + right}" height="{size}" role="img" '
              'aria-label="predicted against real drop">',
              f'<line x1="{pad}" y1="{size - pad}" x2="{size - pad}" y2="{size - pad}" stroke="#333"/>',
              f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{size - pad}" stroke="#333"/>',
@@ -52,6 +52,9 @@ def _svg(report: GapReport) -> str:
              f'<text x="{size / 2}" y="{size - 8}" text-anchor="middle">predicted drop (points)</text>',
              f'<text x="12" y="{size / 2}" transform="rotate(-90 12 {size / 2})" text-anchor="middle">'
              'real-page drop (points)</text>']
+    for v in (lo, 0.0, hi):  # ticks: both ends and zero, on each axis
+        parts.append(f'<text x="{at(v):.1f}" y="{size - pad + 14}" font-size="10" text-anchor="middle">{v:+.0f}</text>')
+        parts.append(f'<text x="{pad - 4}" y="{size - at(v) + 3:.1f}" font-size="10" text-anchor="end">{v:+.0f}</text>')
     for name, x, y in points:
         cx, cy = at(x), size - at(y)
         parts.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="4" fill="#1f6feb"><title>{escape(name)}</title></circle>')
@@ -73,7 +76,8 @@ def html_report(report: GapReport) -> str:
                     f"<td>{_interval(a.real)}</td></tr></table>"
                     f"<p>predicted drop {a.predicted_drop:+.1f}</p>")
     rho = "n/a" if report.spearman is None else f"{report.spearman:+.3f}"
-    body.append(f"<h2>Predicted against real drop</h2><p>Spearman rank correlation: {rho}</p>{_svg(report)}")
+    body.insert(1, f"<h2>Predicted against real drop</h2><p>Spearman rank correlation: {rho} (the dashed line: "
+                   f"prediction equals measurement)</p>{_svg(report)}")
     return ("<!doctype html><html><head><meta charset=\"utf-8\"><title>shopsim gap suite</title><style>"
             "body{font-family:sans-serif;margin:2em}td,th{padding:2px 8px;text-align:left}</style></head><body>"
             + "\n".join(body) + "</body></html>\n")
