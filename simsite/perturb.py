@@ -153,10 +153,43 @@ _LAZY_SCRIPT = ('<script>for(const i of document.querySelectorAll("img[data-src]
                 'i.removeAttribute("data-src")}</script>')
 
 
+#: Where a result card starts on each skin's results page (WebShop's own page reads its embedded state).
+_CARD = re.compile(r'<(div) data-component-type="s-search-result"|<(li) class="s-card |<(li) class="product type-product')
+_LAZY_CARDS = ('<script>{const t=document.currentScript.previousElementSibling;'
+               't.replaceWith(t.content)}</script>')
+
+
+def _element_end(html: str, start: int, tag: str) -> int:
+    """Where the ``<tag>`` element opened at ``start`` closes (our templates' tags are balanced)."""
+    depth, at = 0, start
+    pattern = re.compile(rf"<(/?){tag}[\s>]")
+    for m in pattern.finditer(html, start):
+        depth += -1 if m.group(1) else 1
+        at = m.end()
+        if depth == 0:
+            return html.index(">", m.start()) + 1
+    return at
+
+
+def _lazy_cards(html: str, rng: random.Random) -> str:
+    """The cards after the first few held in a ``<template>`` that a script puts in place once the page runs."""
+    starts = list(_CARD.finditer(html))
+    if len(starts) < 3:
+        return html
+    first = starts[rng.randint(2, len(starts) - 1)]
+    last = starts[-1]
+    end = _element_end(html, last.start(), next(g for g in last.groups() if g))
+    return (html[:first.start()] + "<template>" + html[first.start():end] + "</template>" + _LAZY_CARDS
+            + html[end:])
+
+
 def _lazy(html: str, state: PageState, rng: random.Random, spec: PerturbSpec) -> str:
-    """Lazy-loaded images: each ``src`` moved to ``data-src`` and filled in by script, as infinite-scroll shops do."""
+    """Lazy loading, as infinite-scroll shops do it: the later result cards arrive by script (a reader of the
+    static page does not see them; a browser does), and each image's ``src`` waits in ``data-src``.
+    """
     out = _IMG.sub(lambda m: f'<img{m.group(1)} loading="lazy" src="data:," data-src="{m.group(2)}"', html)
-    return out if out == html else _at_body(out, _LAZY_SCRIPT, end=True)
+    out = out if out == html else _at_body(out, _LAZY_SCRIPT, end=True)
+    return _lazy_cards(out, rng) if state.page_type == "results" else out
 
 
 _MONEY = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})")
@@ -220,7 +253,7 @@ _VALUED = ("locale", "labels")
 #: Facts of the read-back (the keys of :func:`shopsim.adapters.skin_readback.view`) each perturbation changes.
 CHANGES: dict[str, tuple[str, ...]] = {
     "sponsored": ("results",), "count": ("results",), "order": ("results",),
-    "price_range": ("results", "product.price"), "out_of_stock": (), "lazy": (), "banner": (),
+    "price_range": ("results", "product.price"), "out_of_stock": (), "lazy": ("results",), "banner": (),
     "locale": ("results", "product.price"), "labels": (),
 }
 
