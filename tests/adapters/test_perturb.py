@@ -126,3 +126,17 @@ def test_browser_clicks_through_perturbed_pages(name: str, bundled_shop: Shop, c
             BrowserSource(srv.base_url, mode="click", executable_path=chromium_path, timeout_ms=10_000) as src:
         actions, reward = _buy_first(src, bundled_shop)
     assert (actions, reward) == _buy_first(InProcessSource(bundled_shop), bundled_shop)
+
+
+@pytest.mark.slow
+def test_eval_in_a_perturbed_browser_shop_scores_as_in_process(tmp_path, chromium_path, browser_shutdown) -> None:
+    """`shopsim eval --adapter browser --skin amazon --perturb ...` records the spec and earns the in-process score."""
+    import json
+
+    spec = "banner,labels=de,locale=de,lazy,out_of_stock"
+    assert main(["eval", "--agent", "rule", "--adapter", "browser", "--skin", "amazon", "--perturb", spec,
+                 "--browser", chromium_path, "--goals", "0:3", "--out", str(tmp_path / "browser")]) == 0
+    assert main(["eval", "--agent", "rule", "--goals", "0:3", "--out", str(tmp_path / "inprocess")]) == 0
+    runs = [json.loads((tmp_path / name / "summary.json").read_text()) for name in ("browser", "inprocess")]
+    assert runs[0]["score"] == runs[1]["score"] and runs[0]["success_rate"] == runs[1]["success_rate"]
+    assert json.loads((tmp_path / "browser" / "config.json").read_text())["perturb"] == spec
