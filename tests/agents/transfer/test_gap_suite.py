@@ -75,3 +75,17 @@ def test_cli_refuses_an_unknown_perturbation(tmp_path, capsys) -> None:
     assert main(["gap-suite", "--agent", "rule", "--perturb", "popup", "--no-real", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("shopsim: error: unknown perturbation 'popup'") and "\n" not in err
+
+
+def test_read_back_path_keeps_the_rule_agents_rewards(bundled_shop: Shop) -> None:
+    """Through each skin's translator read-back and the parity view, the rule agent (which buys the first card
+    with its options) earns on every goal what it earns on the sim: the path itself loses nothing it uses."""
+    from shopsim.agents.registry import make_agent
+    from shopsim.agents.transfer.gap_suite import play
+
+    def make():
+        return make_agent("rule", 0)
+
+    by_condition = {c.name: [r.reward for r in play(make, bundled_shop, c, 5)]
+                    for c in conditions("amazon", []) if c.kind in ("sim", "skin")}
+    assert len(by_condition) == 4 and len({tuple(v) for v in by_condition.values()}) == 1, by_condition
