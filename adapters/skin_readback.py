@@ -34,7 +34,7 @@ def known_gap(skin: str, state: PageState) -> bool:
     """Where the generic translator reads a page as real shops need it read, not as the sim means it: a
     results page of one card reads as that product and one of none as no page (a real shop's lone card
     looks the same), and an option axis of quantities is a quantity picker, not a variation. The loop
-    leaves these pages out (about one generic page in ten); every other skin has none.
+    leaves these pages out (287 of 2,096 generic pages in the 200-episode soak); the other skins have none.
     """
     if skin != "generic":
         return False

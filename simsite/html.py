@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 __all__ = [
     "render_error",
     "render_html",
+    "script_json",
     "state_json",
     "template_env",
 ]
@@ -71,7 +72,11 @@ def template_env() -> Environment:
 # ---- rendering --------------------------------------------------------------------------------
 def state_json(state: PageState) -> Markup:
     """The PageState as JSON that is safe inside ``<script>`` (no ``</``, ``<!--``, ``&``)."""
-    text = state.model_dump_json()
+    return script_json(state.model_dump_json())
+
+
+def script_json(text: str) -> Markup:
+    """JSON text made safe inside ``<script>``: ``< > &`` and the JS line separators as ``\\u`` escapes."""
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return Markup(text)

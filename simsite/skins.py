@@ -26,12 +26,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
-
 from shopsim.errors import ConfigError
 from shopsim.links import PageUrls
 from shopsim.page import PageState
-from shopsim.simsite.html import render_html, state_json, template_env
+from shopsim.simsite.html import render_html, script_json, state_json, template_env
 from shopsim.simsite.images import product_image_url
 from shopsim.simsite.models import Product
 
@@ -58,7 +56,11 @@ def _money(value: float) -> str:
     return f"${value:,.2f}"
 
 
-def _template_render(name: str) -> Render:
+#: What a skin's pages carry beyond the template's own context (the generic shop's JSON-LD).
+Extra = Callable[[PageState, PageUrls], dict[str, Any]]
+
+
+def _template_render(name: str, extra: Extra | None = None) -> Render:
     """A renderer over ``templates/skins/<name>.html``: one template with a block per page type."""
 
     def render(state: PageState, catalog: Mapping[str, Product] | None = None) -> str:
@@ -71,7 +73,7 @@ def _template_render(name: str) -> Render:
                 option_links[axis] = list(zip(values, urls.with_each_option(axis, values), strict=True))
         return template_env().get_template(f"skins/{name}.html").render(
             s=state, urls=urls, order=order, p=product, option_links=option_links, money=_money, image=product_image_url,
-            state_json=state_json(state), ld_json=_json_ld(state, urls) if name == "generic" else "")
+            state_json=state_json(state), **(extra(state, urls) if extra is not None else {}))
 
     return render
 
@@ -83,8 +85,10 @@ def _offer(price: Any) -> dict[str, Any]:
     return {"@type": "Offer", "price": price, "priceCurrency": "USD"}
 
 
-def _json_ld(state: PageState, urls: PageUrls) -> Markup:
-    """The page's schema.org description (ItemList of the results, or the Product and its BreadcrumbList)."""
+def _json_ld(state: PageState, urls: PageUrls) -> dict[str, Any]:
+    """``ld_json``: the page's schema.org description (an ItemList of the results, or the Product and its
+    BreadcrumbList), as a generic shop describes itself to search engines.
+    """
     docs: list[dict[str, Any]] = []
     p = state.product
     if state.page_type == "results":
@@ -104,7 +108,7 @@ def _json_ld(state: PageState, urls: PageUrls) -> Markup:
             docs.append({"@context": "https://schema.org", "@type": "BreadcrumbList", "itemListElement": [
                 {"@type": "ListItem", "position": i, "name": name} for i, name in enumerate(p.category_path, 1)]})
     text = json.dumps(docs if len(docs) != 1 else docs[0], ensure_ascii=False)
-    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return {"ld_json": script_json(text)}
 
 
 SKINS: dict[str, Skin] = {
@@ -113,7 +117,7 @@ SKINS: dict[str, Skin] = {
     "amazon": Skin("amazon", "amazon", _template_render("amazon"),
                    (*CORE_FIELDS, "bullet_points", "description")),
     "ebay": Skin("ebay", "ebay", _template_render("ebay")),
-    "generic": Skin("generic", "other", _template_render("generic"), (*CORE_FIELDS, "description")),
+    "generic": Skin("generic", "other", _template_render("generic", _json_ld), (*CORE_FIELDS, "description")),
 }
 #: What ``--skin`` accepts: a skin's name, or ``random`` (one per session, drawn from the seed).
 SKIN_CHOICES = (*SKINS, "random")
@@ -129,13 +133,14 @@ def get_skin(name: str) -> Skin:
     return skin
 
 
-def session_skin(choice: str, seed: int, session: str) -> Skin:
-    """The skin of one session: ``choice`` itself, or for ``random`` one drawn from ``seed`` and the session id.
+def session_skin(choice: str, seed: int, key: str) -> Skin:
+    """The skin of one session: ``choice`` itself, or for ``random`` one drawn from ``seed`` and ``key`` (the
+    server and ``ShopEnv`` key on the goal, so an episode keeps its skin and a seed gives the same draws).
 
     A hash, not a random generator, so the draw needs no state and a session keeps its skin on every page.
     """
     if choice != "random":
         return get_skin(choice)
-    digest = hashlib.sha256(f"{seed}:{session}".encode()).digest()
-    names = [n for n in SKINS]
+    digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
+    names = list(SKINS)
     return SKINS[names[int.from_bytes(digest[:4], "big") % len(names)]]

@@ -168,11 +168,32 @@ def test_skin_needs_an_html_observation(bundled_shop: Shop) -> None:
         ShopEnv(bundled_shop, skin="amazon")
 
 
-def test_eval_skin_needs_the_browser_adapter(tmp_path) -> None:
+@pytest.mark.parametrize(("args", "says"), [
+    (["eval", "--skin", "ebay", "--goals", "0:1", "--out", "OUT"], "--adapter inprocess reads no HTML pages"),
+    (["serve", "--skin", "amazon", "--profile", "shopsim-v8"], "the shopsim-v8 profile serves no HTML shop"),
+    (["serve", "--skin", "amzon"], "invalid choice: 'amzon'"),
+])
+def test_cli_refuses_a_skin_it_cannot_draw(args: list[str], says: str, tmp_path) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "shopsim.cli", "eval", "--skin", "ebay", "--goals", "0:1",
-                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
+    argv = [str(tmp_path) if a == "OUT" else a for a in args]
+    done = subprocess.run([sys.executable, "-m", "shopsim.cli", *argv], capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "Traceback" not in done.stderr
-    assert "--adapter inprocess reads no HTML pages" in done.stderr
+    assert says in done.stderr
+
+
+@pytest.mark.parametrize("name", list(SKINS))
+def test_hostile_text_stays_text(name: str, episodes) -> None:
+    """Titles, option values and queries are escaped in markup, attributes and the JSON-LD alike."""
+    evil = '</script><script>alert(1)</script>"\'><img src=x onerror=alert(2)>'
+    results = next(s for states in episodes for s in states if s.page_type == "results" and s.results)
+    item = next(s for states in episodes for s in states if s.page_type == "item" and s.product and s.product.options)
+    cards = [c.model_copy(update={"title": evil}) for c in results.results]
+    axis = next(iter(item.product.options))
+    product = item.product.model_copy(update={"title": evil, "description": evil,
+                                              "options": {**item.product.options, axis: [evil]}})
+    for state in (results.model_copy(update={"results": cards, "query": evil}),
+                  item.model_copy(update={"product": product, "instruction": evil})):
+        html = get_skin(name).render(state, None)
+        assert "<script>alert(1)" not in html and "<img src=x" not in html
