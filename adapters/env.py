@@ -22,6 +22,7 @@ from shopsim.page import PageState
 from shopsim.render import ObservationMode
 from shopsim.render import observation as text_observation
 from shopsim.simsite.html import render_html
+from shopsim.simsite.perturb import PerturbSpec, parse_perturb, perturbed_skin
 from shopsim.simsite.profiles import Profile, ShopLike, get_profile, open_shop
 from shopsim.simsite.shop import ShopConfig
 from shopsim.simsite.skins import get_skin, session_skin
@@ -72,7 +73,8 @@ class ShopEnv(gym.Env[Any, str]):
     ``info["screenshot_png"]`` holds the PNG) or ``axtree`` or ``dom`` (text); ``info["element_actions"]``
     then maps the element ids they show to actions (:func:`shopsim.adapters.browser_obs.action_for_id`).
     ``skin`` draws the ``html`` observation like a real site (:mod:`shopsim.simsite.skins`; ``random``: one
-    per episode, from the reset seed and the goal).
+    per episode, from the reset seed and the goal); ``perturb`` (``"sponsored,locale=de"``, ``"random"`` or a
+    PerturbSpec) varies it as real pages vary (:mod:`shopsim.simsite.perturb`), seeded by the reset seed.
 
     Example:
         >>> env = ShopEnv(Shop.load())                                     # doctest: +SKIP
@@ -97,6 +99,7 @@ class ShopEnv(gym.Env[Any, str]):
         task_mode: str | None = None,
         interaction_mode: str = "single_turn",
         skin: str = "webshop",
+        perturb: str | PerturbSpec | None = None,
     ):
         if observation_mode not in ("text", "text_rich", "url", "html", *BROWSER_MODES):
             raise ConfigError(f"observation_mode {observation_mode!r}: use text, text_rich, url or html, or with a "
@@ -104,13 +107,17 @@ class ShopEnv(gym.Env[Any, str]):
         if observation_mode in BROWSER_MODES and not callable(getattr(source, "observe", None)):
             raise ConfigError(f"observation_mode {observation_mode!r} needs a browser page source: "
                               f"ShopEnv(source=BrowserSource(base_url), observation_mode={observation_mode!r})")
-        if skin != "webshop" and observation_mode != "html":
-            raise ConfigError(f"skin={skin!r} draws the html observation; a browser source shows the skin its server "
-                              "was started with (serve_shop(shop, skin=...) or `shopsim serve --skin`)")
+        spec = perturb if isinstance(perturb, PerturbSpec) else parse_perturb(perturb)
+        if (skin != "webshop" or spec.active) and observation_mode != "html":
+            what = f"skin={skin!r}" if skin != "webshop" else f"perturb={spec.label()!r}"
+            raise ConfigError(f"{what} draws the html observation; a browser source shows the skin its server "
+                              "was started with (serve_shop(shop, skin=..., perturb=...) or `shopsim serve --skin`)")
         if skin != "random":
             get_skin(skin)  # an unknown name fails here, with the likely one
         #: The look of html observations (``random``: one per episode, drawn from the reset seed and the goal).
         self.skin, self._page_skin = skin, get_skin("webshop")
+        #: Page variations of html observations (:mod:`shopsim.simsite.perturb`; seeded by the reset seed).
+        self.perturb = spec
         # A page source that owns its goals (a replayed bundle) needs no shop.
         self.shop: ShopLike | None = shop if shop is not None or source is not None else open_shop(config or ShopConfig())
         self.observation_mode: ObservationMode | BrowserMode = observation_mode
@@ -154,7 +161,9 @@ class ShopEnv(gym.Env[Any, str]):
         else:
             index = self.shop.draw_goal_index(random.Random(int(self.np_random.integers(2**63))))
         self.goal_index = index
-        self._page_skin = session_skin(self.skin, seed if seed is not None else 0, str(index))
+        page_seed = seed if seed is not None else 0
+        spec = self.perturb.model_copy(update={"seed": page_seed}) if self.perturb.active else self.perturb
+        self._page_skin = perturbed_skin(session_skin(self.skin, page_seed, str(index)), spec)
         self._episode += 1
         # the per-episode options this source reads (session_id, task_mode, ...), as given
         passed = {k: options[k] for k in getattr(self.source, "episode_options", ()) if k in options}

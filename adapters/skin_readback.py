@@ -74,11 +74,25 @@ def view(state: PageState, skin: Skin) -> dict[str, Any]:
     return _squash(out)
 
 
-def mismatch(sim: PageState, html: str, skin: Skin) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """None when ``html`` (``skin``'s page of ``sim``) reads back as ``sim``; else both views."""
+def _drop(out: dict[str, Any], facts: tuple[str, ...]) -> dict[str, Any]:
+    """``out`` without the facts named (``results``, ``product.price``): those a perturbation changes."""
+    for fact in facts:
+        top, _, sub = fact.partition(".")
+        if sub and isinstance(out.get(top), dict):
+            out[top].pop(sub, None)
+        elif not sub:
+            out.pop(top, None)
+    return out
+
+
+def mismatch(sim: PageState, html: str, skin: Skin,
+             ignore: tuple[str, ...] = ()) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """None when ``html`` (``skin``'s page of ``sim``) reads back as ``sim`` (but for the facts in ``ignore``:
+    :data:`shopsim.simsite.perturb.CHANGES`); else both views.
+    """
     read = read_back(skin, html, sim.url)
-    want = view(sim, skin)
-    got = view(read, skin)
+    want = _drop(view(sim, skin), ignore)
+    got = _drop(view(read, skin), ignore)
     if want.get("page_type") == "item" and got.get("page_type") == "item":
         want_p, got_p = want["product"], got["product"]
         if "selected" not in want_p:

@@ -15,7 +15,7 @@ from shopsim.errors import ShopsimError
 __all__ = ["COMMANDS", "build_parser", "main"]
 
 #: Sub-command modules, in help order; each has ``register(subparsers)``.
-COMMANDS = ["run", "eval", "serve", "openenv", "translate", "compare", "check_goals", "search", "search_eval", "data", "record", "transfer", "transfer_suite", "goals", "mcp"]
+COMMANDS = ["run", "eval", "serve", "openenv", "translate", "compare", "check_goals", "search", "search_eval", "data", "record", "transfer", "transfer_suite", "gap_suite", "goals", "mcp"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from shopsim.agents.reports.cost import parse_prices
 from shopsim.agents.reports.summary_text import agent_failure_line, breakdown_lines, run_line, summary_rows
 from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
+from shopsim.simsite.perturb import parse_perturb
 from shopsim.simsite.skins import SKIN_CHOICES
 
 __all__ = ["register"]
@@ -30,6 +31,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
                           f"--adapter browser (not {args.adapter})")
     prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
+    if parse_perturb(args.perturb, args.seed).active and (args.adapter != "browser" or args.url is not None):
+        raise ConfigError(f"--perturb {args.perturb} varies the pages of the shop eval starts for --adapter browser"
+                          + ("; start the server at --url with `shopsim serve --perturb`" if args.url else ""))
     if args.skin != "webshop" and (args.adapter != "browser" or args.url is not None):
         raise ConfigError(f"--skin {args.skin} draws the pages of the shop eval starts for --adapter browser; "
                           + ("a server at --url has its own: start it with `shopsim serve --skin`" if args.url
@@ -59,7 +63,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         shop = load_shop(args)
         n_goals, n_products = len(shop.goals), len(shop.products)
         goals = shop.goal_indices(args.goals)
-    cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, skin=args.skin, data=args.data,
+    cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, skin=args.skin, perturb=args.perturb,
+                     data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
                      workers=args.workers, executor=args.executor, address=args.address, seed=args.seed,
                      out=args.out, max_steps=max_steps,
@@ -126,6 +131,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     ev.add_argument("--skin", default="webshop", choices=SKIN_CHOICES,
                     help="browser adapter: the shop's pages drawn like amazon, ebay or a generic shop, or random "
                          "(one per goal): docs/skins.md")
+    ev.add_argument("--perturb", default="none", help="browser adapter: " + "seeded page variations over the skin, comma-separated: sponsored, count, order, price_range, "
+                         "out_of_stock, lazy, banner, locale=de|fr, labels=de|fr, or random (docs/skins.md)")
     ev.add_argument("--browser", default=None, help="path to a Chromium executable")
     ev.add_argument("--url", default=None, help="a running shop server (default: start one on 127.0.0.1)")
     ev.add_argument("--goals", default="0:100", help="'A:B', 'N', 'A,B,C' or test/eval/train")

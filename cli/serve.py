@@ -13,6 +13,7 @@ from typing import Any
 
 from shopsim.cli.options import listen_args, load_shop, run_server, shop_args
 from shopsim.errors import ConfigError, DataError
+from shopsim.simsite.perturb import parse_perturb
 from shopsim.simsite.profiles import get_profile
 from shopsim.simsite.skins import SKIN_CHOICES
 
@@ -64,7 +65,8 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     if Path(args.runs).exists() and not Path(args.runs).is_dir():  # a missing folder is fine: it lists no runs
         raise ConfigError(f"--runs {args.runs}: not a folder (give the folder shopsim eval --out writes runs under)")
     profile = get_profile(args.profile)
-    if args.skin != "webshop" and profile.lease_policy == "queue":
+    perturb = parse_perturb(args.perturb, args.seed)  # an unknown name fails here, in one line
+    if (args.skin != "webshop" or perturb.active) and profile.lease_policy == "queue":
         raise ConfigError("--skin draws WebShop's HTML pages; the shopsim-v8 profile serves no HTML shop")
     if args.log_dir is not None and profile.lease_policy == "queue":
         raise ConfigError("--log-dir records WebShop's HTML sessions; the shopsim-v8 profile has none")
@@ -78,7 +80,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
         pages = "debug UI: /debug-ui; replay UI: /replay-ui"
     else:
         app = factory(shop, extra_routes=viewer, max_sessions=args.max_sessions, session_ttl_s=args.session_ttl,
-                      log_dir=args.log_dir, skin=args.skin)
+                      log_dir=args.log_dir, skin=args.skin, perturb=perturb)
         what = f"{len(shop.goals)} {'human' if args.human_goals else 'synthetic'} goals"
         pages = "API docs: /api/docs" + (f"; session logs in {args.log_dir}/" if args.log_dir is not None else "")
     banner = (f"shopsim: serving profile {profile.name}: {len(shop.products)} products and {what} on "
@@ -107,6 +109,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     sv.add_argument("--skin", default="webshop", choices=SKIN_CHOICES,
                     help="draw the shop's pages like a real site (amazon, ebay, a schema.org generic shop), or "
                          "random: one per session (docs/skins.md)")
+    sv.add_argument("--perturb", default="none", help="seeded page variations over the skin, comma-separated: sponsored, count, order, price_range, "
+                         "out_of_stock, lazy, banner, locale=de|fr, labels=de|fr, or random (docs/skins.md)")
     sv.add_argument("--runs", default="runs", metavar="DIR",
                     help="folder of evaluation runs to browse at /runs (and, shopsim-v8, to replay at /replay-ui); "
                          "default: runs/ (a missing folder lists no runs)")

@@ -53,6 +53,7 @@ from shopsim.simsite.json_api import (
     data_error_line,
     json_error_handlers,
 )
+from shopsim.simsite.perturb import PerturbSpec, perturbed_skin
 from shopsim.simsite.search import MAX_QUERY_CHARS
 from shopsim.simsite.server import warming_lifespan
 from shopsim.simsite.session_log import SessionLogWriter, keywords_text, served_url, session_line
@@ -139,7 +140,7 @@ def _page(request: Request, sid: str, state: PageState) -> str:
     st = _state(request)
     choice = request.app.state.skin
     key = str(st.goal_for(sid)) if choice == "random" else sid
-    return session_skin(choice, st.seed, key).render(state, st.shop.products)
+    return perturbed_skin(session_skin(choice, st.seed, key), request.app.state.perturb).render(state, st.shop.products)
 
 
 async def html_page(request: Request, route: str) -> Response:
@@ -235,6 +236,7 @@ def create_app(
     snapshot_key: str | None = None,
     log_dir: str | Path | None = None,
     skin: str = "webshop",
+    perturb: PerturbSpec | None = None,
 ) -> Starlette:
     """The web app over one shop: HTML routes, ``/static/`` and the JSON API under ``/api/``.
 
@@ -244,7 +246,8 @@ def create_app(
     ``log_dir`` writes every HTML session's pages there in WebShop's ``user_session_logs`` format
     (:mod:`shopsim.simsite.session_log`). A server that runs the app's lifespan (``shopsim serve``)
     warms it up before accepting requests (:mod:`shopsim.simsite.warmup`). ``skin`` draws the HTML pages
-    in a real site's structure (:mod:`shopsim.simsite.skins`; ``random``: one per session, from ``seed``).
+    in a real site's structure (:mod:`shopsim.simsite.skins`; ``random``: one per session, from ``seed``);
+    ``perturb`` varies them as real pages vary (:mod:`shopsim.simsite.perturb`).
     """
     if skin != "random":
         get_skin(skin)  # an unknown name fails here, with the likely one
@@ -266,4 +269,5 @@ def create_app(
     app.state.sessions = AppState(shop, session_ttl_s, max_sessions, seed, snapshot_key=snapshot_key, log=log)
     app.state.session_log = log
     app.state.skin = skin
+    app.state.perturb = perturb or PerturbSpec(seed=seed)
     return app

@@ -93,7 +93,7 @@ def scripted_shopper(body: dict[str, Any]) -> dict[str, Any]:
         return reply(call("search", {"query": "shoes"}))
     enum = tools["click"]["parameters"]["properties"]["value"]["enum"]
     assert "Instruction:" in body["messages"][-1]["content"]
-    last_tool = [m["content"] for m in body["messages"] if m["role"] == "tool"][-1]
+    last_tool = ([m["content"] for m in body["messages"] if m["role"] == "tool"] or [""])[-1]  # a task may start on an item
     options = [v for v in enum if v not in _FIXED]
     if "buy now" in enum:
         just_opened = last_tool not in {f"executed click[{v}]" for v in options}

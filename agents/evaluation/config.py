@@ -27,6 +27,8 @@ class EvalConfig(BaseModel):
     browser_mode: Literal["url", "click"] = "click"
     #: The look of the pages the browser adapter loads (:mod:`shopsim.simsite.skins`; ``random``: one per goal).
     skin: str = "webshop"
+    #: Perturbations of those pages (``--perturb``: :mod:`shopsim.simsite.perturb`), seeded by ``seed``.
+    perturb: str = "none"
     data: str | None = None
     num_products: int | None = None
     human_goals: bool = False

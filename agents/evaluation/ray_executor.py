@@ -84,12 +84,13 @@ class EpisodeActor:
                 self.work = _work_dir()
                 cfg = cfg.model_copy(update={"out": str(self.work)})
             if cfg.adapter in ("http", "browser") and cfg.base_url is None:
+                from shopsim.simsite.perturb import parse_perturb
                 from shopsim.simsite.server import serve_shop
 
                 served = run_shop(cfg)
                 if n_goals > 50:
                     served.prime_nouns()
-                server = self.stack.enter_context(serve_shop(served, skin=cfg.skin))
+                server = self.stack.enter_context(serve_shop(served, skin=cfg.skin, perturb=parse_perturb(cfg.perturb, cfg.seed)))
                 cfg = cfg.model_copy(update={"base_url": server.base_url})
             self.player = self.stack.enter_context(EpisodePlayer(cfg, part, n_goals))
         except Exception as exc:  # reported by the first play(), where the driver reads it

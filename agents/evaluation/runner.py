@@ -55,11 +55,14 @@ class RunTerminated(KeyboardInterrupt):
     """SIGTERM during a run, raised in the main thread so the run can say it was stopped."""
 
 
-def start_server(shop: Shop, skin: str = "webshop") -> ServerThread:
-    """Serve ``shop`` on 127.0.0.1 in ``skin`` for the duration of a ``with`` block (uvicorn is imported only here)."""
+def start_server(shop: Shop, skin: str = "webshop", perturb: str = "none", seed: int = 0) -> ServerThread:
+    """Serve ``shop`` on 127.0.0.1 in ``skin`` (perturbed by ``perturb``) for the duration of a ``with`` block
+    (uvicorn is imported only here).
+    """
+    from shopsim.simsite.perturb import parse_perturb
     from shopsim.simsite.server import serve_shop
 
-    return serve_shop(shop, skin=skin)
+    return serve_shop(shop, skin=skin, perturb=parse_perturb(perturb, seed))
 
 
 @contextmanager
@@ -216,7 +219,7 @@ def _play(ctx: _Run, folder: _Folder, bar: Progress) -> None:
             served = run_shop(cfg)
             if len(folder.todo) > 50:
                 served.prime_nouns()
-            server = stack.enter_context(start_server(served, cfg.skin))
+            server = stack.enter_context(start_server(served, cfg.skin, cfg.perturb, cfg.seed))
             cfg = cfg.model_copy(update={"base_url": server.base_url})
         ep_file = stack.enter_context(open(ctx.out / "episodes.jsonl", "a", encoding="utf-8"))
 
