@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
@@ -22,6 +22,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from shopsim.simsite.json_api import MAX_ACTION_CHARS, json_error
+from shopsim.simsite.v8.records import TaskMode
 from shopsim.simsite.v8.session import BACK, BUY, NEXT, PREV
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ async def shop_page(request: Request) -> Response:
     st: V8State = request.app.state.v8
     lease = st.lease_of(request)
     s, lid = lease.session, request.path_params["lease"]
-    instruction = s.task.instruction_for(lease.task_mode)
+    instruction = s.task.instruction_for(cast(TaskMode, lease.task_mode))
     boot = {"lease_id": lid, "task_id": s.task.task_id, "instruction": instruction, "page_type": s.state.page_type,
             "done": s.done, "reward": s.reward, "termination": s.termination}
     html = _env().get_template("shop.html").render(

@@ -9,7 +9,7 @@ which needs the service's shop in this process (not with ``$SHOPSIM_V8_URL``). `
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from browsergym.core.task import AbstractBrowserTask
@@ -18,15 +18,20 @@ from browsergym.shopsim.ids import goal_index, task_name
 from browsergym.shopsim.server import v8_local_shop, v8_shop_url
 from browsergym.shopsim.task import SLOW_MO_MS, TIMEOUT_MS
 
-from shopsim.agents.reachability import GoalReach
 from shopsim.errors import ConfigError
-from shopsim.simsite.v8.search import PAGE_SIZE
+
+if TYPE_CHECKING:
+    from shopsim.agents.reachability import GoalReach
 
 __all__ = ["ShopsimV8Task", "result_page", "walk_v8"]
 
 
 def result_page(reach: GoalReach) -> int:
     """The results page (1-based) the oracle's product is listed on."""
+    from shopsim.simsite.v8.search import (
+        PAGE_SIZE,  # imported when used: registering the ids loads no v8 module
+    )
+
     return (int(reach.best_rank or 1) - 1) // PAGE_SIZE + 1
 
 
