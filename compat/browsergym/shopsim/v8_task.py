@@ -27,10 +27,8 @@ __all__ = ["ShopsimV8Task", "result_page", "walk_v8"]
 
 
 def result_page(reach: GoalReach) -> int:
-    """The results page (1-based) the oracle's product is listed on."""
-    from shopsim.simsite.v8.search import (
-        PAGE_SIZE,  # imported when used: registering the ids loads no v8 module
-    )
+    """The results page (1-based) the oracle's product is listed on (v8 imported here: registering loads none)."""
+    from shopsim.simsite.v8.search import PAGE_SIZE
 
     return (int(reach.best_rank or 1) - 1) // PAGE_SIZE + 1
 
