@@ -91,3 +91,22 @@ def test_a_task_the_catalog_lacks_is_refused_at_reset(env):
             e.reset(seed=0)
     finally:
         e.close()
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_running_v8_service_at_shopsim_v8_url(bundled_v8_shop, monkeypatch):
+    """A v8 service of another process at SHOPSIM_V8_URL: the task plays there; cheat says why it cannot."""
+    import browsergym.shopsim  # noqa: F401
+
+    from shopsim.simsite.server import ServerThread
+    from shopsim.simsite.v8.service import create_v8_app
+
+    with ServerThread(create_v8_app(bundled_v8_shop, slots=1)) as srv, closing(gym.make(f"browsergym/{TASK}")) as e:
+        monkeypatch.setenv("SHOPSIM_V8_URL", srv.base_url + "/")
+        obs, info = e.reset(seed=0)
+        assert info["task_info"]["shop_url"] == srv.base_url and obs["url"].startswith(srv.base_url + "/shop/")
+        _, reward, terminated, _, step_info = e.step("noop()")
+        assert (reward, terminated, step_info["task_info"]["termination"]) == (0.0, False, None)
+        with pytest.raises(ConfigError, match="unset SHOPSIM_V8_URL"):
+            e.unwrapped.task.cheat(e.unwrapped.page, [])

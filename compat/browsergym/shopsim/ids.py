@@ -1,4 +1,5 @@
-"""The task ids ``import browsergym.shopsim`` registers: ``browsergym/shopsim.<split>.<n>``.
+"""The task ids ``import browsergym.shopsim`` registers: ``browsergym/shopsim.<split>.<n>`` (WebShop) and
+``browsergym/shopsim.v8.<split>.<n>`` (shopsim-v8 task indices below :data:`V8_TASKS`, the same split ranges).
 
 ``n`` counts from the start of WebShop's split (:data:`shopsim.simsite.goals.SPLITS`: test = goals
 0-499, eval = 500-1499, train = 1500 on), the way ``POST /api/sessions`` reads ``{"split", "goal"}``:
