@@ -281,16 +281,16 @@ async def step(request: Request) -> Response:
     except ActionError as exc:
         return json_error(422, "invalid_tool_call", str(exc))
     # an ask waits on the shopper, maybe a remote model: in a worker thread, never on the event loop
-    return await _play(lease, lease.session.step, action, threaded=action.startswith("ask["))
+    return await play(lease, lease.session.step, action, threaded=action.startswith("ask["))
 
 
 async def terminate(request: Request) -> Response:
     lease = _state(request).lease_of(request)
     body: V8Terminate = await read_json_body(request, V8Terminate)
-    return await _play(lease, lease.session.terminate, body.reason)
+    return await play(lease, lease.session.terminate, body.reason)
 
 
-async def _play(lease: _Lease, act: Callable[[str], V8Step], arg: str, threaded: bool = False) -> Response:
+async def play(lease: _Lease, act: Callable[[str], V8Step], arg: str, threaded: bool = False) -> Response:
     """One step or ending, one at a time per lease; an ended episode is 409 episode_over."""
     async with lease.busy:
         try:
@@ -383,7 +383,8 @@ V8_ROUTES = (
 def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0, session_ttl_s: float = 900.0,
                   extra_routes: Sequence[BaseRoute] = (), snapshot_key: str | bytes | None = None,
                   shopper: ShopperFactory | None = None, runs_dir: str | Path | None = None) -> Starlette:
-    """The v8 service over one shop: ``/api/...``, ``/debug-ui``, ``/replay-ui`` over ``runs_dir`` (when given)
+    """The v8 service over one shop: ``/api/...``, ``/debug-ui``, ``/shop/{lease}`` (the HTML view),
+    ``/replay-ui`` over ``runs_dir`` (when given)
     and ``extra_routes`` (the run viewer).
 
     ``snapshot_key`` signs snapshot tokens (default: ``SHOPSIM_SNAPSHOT_KEY``, else a public checksum key).
@@ -392,12 +393,13 @@ def create_v8_app(shop: V8Shop, *, slots: int = 8, queue_timeout_s: float = 60.0
     accepts requests (:mod:`shopsim.simsite.v8.warmup`).
     """
     from shopsim.simsite.v8.debug_ui import DEBUG_ROUTES, debug_page
+    from shopsim.simsite.v8.html_view import HTML_ROUTES
     from shopsim.simsite.v8.replay_ui import replay_routes
 
     st = V8State(shop, slots=slots, queue_timeout_s=queue_timeout_s, session_ttl_s=session_ttl_s,
                  snapshot_key=snapshot_key)
     replay = replay_routes(runs_dir) if runs_dir is not None else []
-    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *replay, *extra_routes]
+    routes: list[BaseRoute] = [*V8_ROUTES, *DEBUG_ROUTES, *HTML_ROUTES, *replay, *extra_routes]
     app = Starlette(routes=routes, exception_handlers=json_error_handlers(), lifespan=warming_lifespan(warm_v8))
     app.state.warmup = None
     st.shopper = shopper

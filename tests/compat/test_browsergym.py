@@ -16,7 +16,7 @@ gym = pytest.importorskip("gymnasium")
 pytest.importorskip("browsergym.core", reason="browsergym-core is not installed: pip install 'shopsim[browsergym]'")
 
 from browsergym.shopsim.experiments import ShopsimEnvArgs, shopsim_benchmark  # noqa: E402
-from browsergym.shopsim.ids import WEBSHOP_GOALS, goal_index, split_names  # noqa: E402
+from browsergym.shopsim.ids import V8_TASKS, WEBSHOP_GOALS, goal_index, split_names  # noqa: E402
 from browsergym.shopsim.scripted import find_bid, oracle_moves  # noqa: E402
 from browsergym.utils.obs import flatten_axtree_to_str, overlay_som  # noqa: E402
 
@@ -38,7 +38,7 @@ def test_ids_exist_in_a_fresh_process():
         "print(json.dumps({'n': len(b.ALL_SHOPSIM_TASK_IDS), 'env': type(env.unwrapped).__name__,\n"
         "  'ids': [i for i in ('browsergym/shopsim.test.499', 'browsergym/shopsim.eval.999',\n"
         "          'browsergym/shopsim.train.10586', 'browsergym/shopsim.test.500') if i in gym.registry]}))")
-    assert got == {"n": WEBSHOP_GOALS, "env": "BrowserEnv", "ids": ["browsergym/shopsim.test.499",
+    assert got == {"n": WEBSHOP_GOALS + V8_TASKS, "env": "BrowserEnv", "ids": ["browsergym/shopsim.test.499",
                    "browsergym/shopsim.eval.999", "browsergym/shopsim.train.10586"]}
 
 

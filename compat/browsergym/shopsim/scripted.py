@@ -14,7 +14,7 @@ from browsergym.shopsim.oracle import OraclePlan
 
 from shopsim.errors import ConfigError
 
-__all__ = ["Move", "find_bid", "oracle_moves"]
+__all__ = ["Move", "find_bid", "oracle_moves", "v8_oracle_moves"]
 
 #: One step: the observation in, the BrowserGym action out.
 Move = Callable[[dict[str, Any]], str]
@@ -41,3 +41,12 @@ def oracle_moves(plan: OraclePlan) -> list[Move]:
     return [fill, _click("button", "Search"), *[_click("button", "Next >")] * (plan.page - 1),
             _click("link", plan.asin), *[_click("radio", value) for value in plan.options.values()],
             _click("button", "Buy Now")]
+
+
+def v8_oracle_moves(query: str, page: int, asin: str, options: dict[str, str]) -> list[Move]:
+    """The same on the v8 HTML view (``/shop/{lease}``): its buttons are named by the v8 click values."""
+    def fill(obs: dict[str, Any]) -> str:
+        return f"fill({find_bid(obs, 'textbox', 'Search...')!r}, {query!r})"
+
+    return [fill, _click("button", "Search"), *[_click("button", "next >")] * (page - 1), _click("button", asin),
+            *[_click("button", f"{axis}={value}") for axis, value in options.items()], _click("button", "buy now")]

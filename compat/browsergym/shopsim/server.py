@@ -1,4 +1,5 @@
-"""The shop a task plays on: ``$SHOPSIM_URL`` when set, else ``shopsim serve``'s app started here.
+"""The shop a task plays on: ``$SHOPSIM_URL`` when set, else ``shopsim serve``'s app started here
+(v8 tasks: ``$SHOPSIM_V8_URL``, else ``shopsim serve --profile shopsim-v8`` plus ``$SHOPSIM_V8_SERVE_ARGS``).
 
 The local server is the very app ``shopsim serve`` builds (same defaults: ``$SHOPSIM_DATA`` or the
 bundled catalog, human goals where the data has them, seed 0; ``$SHOPSIM_SERVE_ARGS`` adds serve
@@ -19,10 +20,11 @@ from typing import Any
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import get_profile
 
-__all__ = ["oracle_shop", "serve_args", "shop_url"]
+__all__ = ["oracle_shop", "serve_args", "shop_url", "v8_local_shop", "v8_serve_args", "v8_shop_url"]
 
 _LOCK = threading.Lock()
 _LOCAL: dict[str, Any] = {}  # "server": the ServerThread, "shop": its shop, "remote_shop": loaded for $SHOPSIM_URL
+_V8: dict[str, Any] = {}  # the same for the v8 service
 START_TIMEOUT_S = 300.0  # loading a large catalog and warming up may take minutes on busy cores
 
 
@@ -40,17 +42,33 @@ def serve_args() -> argparse.Namespace:
     return args
 
 
-def _start_local() -> dict[str, Any]:
+def v8_serve_args() -> argparse.Namespace:
+    """``shopsim serve --profile shopsim-v8`` on 127.0.0.1, plus ``$SHOPSIM_V8_SERVE_ARGS``."""
+    from shopsim.cli import build_parser
+
+    extra = shlex.split(os.environ.get("SHOPSIM_V8_SERVE_ARGS", ""))
+    try:
+        args = build_parser().parse_args(["serve", "--profile", "shopsim-v8", *extra, "--host", "127.0.0.1",
+                                          "--port", "0"])
+    except SystemExit:
+        raise ConfigError(f"SHOPSIM_V8_SERVE_ARGS={' '.join(extra)!r}: not valid `shopsim serve` options") from None
+    if not get_profile(args.profile).episode_rules:
+        raise ConfigError("SHOPSIM_V8_SERVE_ARGS: browsergym.shopsim's v8 tasks serve the shopsim-v8 profile")
+    return args
+
+
+def _start_local(v8: bool = False) -> dict[str, Any]:
     from shopsim.cli.serve import build_app
     from shopsim.simsite.server import ServerThread
 
+    local = _V8 if v8 else _LOCAL
     with _LOCK:
-        if "server" not in _LOCAL:
-            app, _banner = build_app(serve_args())
+        if "server" not in local:
+            app, _banner = build_app(v8_serve_args() if v8 else serve_args())
             server = ServerThread(app, start_timeout_s=START_TIMEOUT_S, lifespan="on").__enter__()
             atexit.register(server.__exit__, None, None, None)
-            _LOCAL.update(server=server, shop=app.state.shop)
-    return _LOCAL
+            local.update(server=server, shop=app.state.shop)
+    return local
 
 
 def shop_url() -> str:
@@ -59,6 +77,17 @@ def shop_url() -> str:
     if url:
         return url.rstrip("/")
     return str(_start_local()["server"].base_url)
+
+
+def v8_shop_url() -> str:
+    """The v8 service's base URL: ``$SHOPSIM_V8_URL``, else one started here (one per process)."""
+    url = os.environ.get("SHOPSIM_V8_URL", "").strip()
+    return url.rstrip("/") if url else str(_start_local(v8=True)["server"].base_url)
+
+
+def v8_local_shop() -> Any:
+    """The shop of the v8 service started here (None when ``$SHOPSIM_V8_URL`` names another one)."""
+    return None if os.environ.get("SHOPSIM_V8_URL", "").strip() else _start_local(v8=True)["shop"]
 
 
 def oracle_shop() -> Any:
