@@ -25,7 +25,7 @@ from shopsim.simsite.html import render_html
 from shopsim.simsite.perturb import PerturbSpec, parse_perturb, perturbed_skin
 from shopsim.simsite.profiles import Profile, ShopLike, get_profile, open_shop
 from shopsim.simsite.shop import ShopConfig
-from shopsim.simsite.skins import get_skin, session_skin
+from shopsim.simsite.skins import PLAIN_SKIN, get_skin, session_skin
 from shopsim.simsite.snapshots import SnapshotError, peek
 
 __all__ = ["PageSource", "ShopEnv", "observation"]
@@ -108,8 +108,8 @@ class ShopEnv(gym.Env[Any, str]):
             raise ConfigError(f"observation_mode {observation_mode!r} needs a browser page source: "
                               f"ShopEnv(source=BrowserSource(base_url), observation_mode={observation_mode!r})")
         spec = perturb if isinstance(perturb, PerturbSpec) else parse_perturb(perturb)
-        if (skin != "webshop" or spec.active) and observation_mode != "html":
-            what = f"skin={skin!r}" if skin != "webshop" else f"perturb={spec.label()!r}"
+        if (skin != PLAIN_SKIN or spec.active) and observation_mode != "html":
+            what = f"skin={skin!r}" if skin != PLAIN_SKIN else f"perturb={spec.label()!r}"
             raise ConfigError(f"{what} draws the html observation; a browser source shows the skin its server "
                               "was started with (serve_shop(shop, skin=..., perturb=...) or `shopsim serve --skin`)")
         if skin != "random":

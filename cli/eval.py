@@ -12,7 +12,7 @@ from shopsim.agents.reports.summary_text import agent_failure_line, breakdown_li
 from shopsim.cli.options import agent_options, load_shop, max_steps_for, print_table, shop_args
 from shopsim.errors import ConfigError
 from shopsim.simsite.perturb import parse_perturb
-from shopsim.simsite.skins import SKIN_CHOICES
+from shopsim.simsite.skins import PLAIN_SKIN, SKIN_CHOICES
 
 __all__ = ["register"]
 
@@ -34,7 +34,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if parse_perturb(args.perturb, args.seed).active and (args.adapter != "browser" or args.url is not None):
         raise ConfigError(f"--perturb {args.perturb} varies the pages of the shop eval starts for --adapter browser"
                           + ("; start the server at --url with `shopsim serve --perturb`" if args.url else ""))
-    if args.skin != "webshop" and (args.adapter != "browser" or args.url is not None):
+    if args.skin != PLAIN_SKIN and (args.adapter != "browser" or args.url is not None):
         raise ConfigError(f"--skin {args.skin} draws the pages of the shop eval starts for --adapter browser; "
                           + ("a server at --url has its own: start it with `shopsim serve --skin`" if args.url
                              else f"--adapter {args.adapter} reads no HTML pages"))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 
 from shopsim.cli.options import load_shop, shop_args
 from shopsim.cli.transfer_suite import DEFAULT_REAL
+from shopsim.simsite.profiles import get_profile
 
 if TYPE_CHECKING:
     from shopsim.simsite.shop import Shop
@@ -37,7 +38,7 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
     tasks = load_tasks(args.tasks) if real is not None else None
     if tasks is not None and args.tasks_limit:
         tasks = tasks[: args.tasks_limit]
-    if args.profile != "webshop":
+    if "browser" not in get_profile(args.profile).adapters:  # skins draw the HTML shop's pages
         raise ConfigError("gap-suite runs the webshop profile (the skins draw WebShop's pages)")
     shop = cast("Shop", load_shop(args))
     with tempfile.TemporaryDirectory(prefix="shopsim-gap-") as tmp:

@@ -15,7 +15,7 @@ from shopsim.cli.options import listen_args, load_shop, run_server, shop_args
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.perturb import parse_perturb
 from shopsim.simsite.profiles import get_profile
-from shopsim.simsite.skins import SKIN_CHOICES
+from shopsim.simsite.skins import PLAIN_SKIN, SKIN_CHOICES
 
 __all__ = ["build_app", "data_has_human_goals", "load_goals_shop", "register"]
 
@@ -66,7 +66,7 @@ def build_app(args: argparse.Namespace) -> tuple[Any, str]:
         raise ConfigError(f"--runs {args.runs}: not a folder (give the folder shopsim eval --out writes runs under)")
     profile = get_profile(args.profile)
     perturb = parse_perturb(args.perturb, args.seed)  # an unknown name fails here, in one line
-    if (args.skin != "webshop" or perturb.active) and profile.lease_policy == "queue":
+    if (args.skin != PLAIN_SKIN or perturb.active) and profile.lease_policy == "queue":
         raise ConfigError("--skin draws WebShop's HTML pages; the shopsim-v8 profile serves no HTML shop")
     if args.log_dir is not None and profile.lease_policy == "queue":
         raise ConfigError("--log-dir records WebShop's HTML sessions; the shopsim-v8 profile has none")

@@ -205,10 +205,11 @@ class ServerThread:
 
 def serve_shop(shop: ShopLike, skin: str = "webshop", **app_kw: Any) -> ServerThread:
     """A ServerThread for the shop's web app (many open sessions allowed, for evaluation runs), in ``skin``."""
+    from shopsim.simsite.skins import PLAIN_SKIN
     from shopsim.simsite.web import create_app
 
     if shop.profile.lease_policy == "queue":  # shopsim-v8: its service, with a slot for every worker
-        if skin != "webshop":
+        if skin != PLAIN_SKIN:
             raise ConfigError(f"skin {skin!r} draws WebShop's HTML pages; the {shop.profile.name} profile serves none")
         return ServerThread(shop.profile.part("app_factory")(shop, **{"slots": 64, **app_kw}))
     # create_app is WebShop's app (the webshop profile's app_factory): it serves a Shop.

@@ -33,7 +33,7 @@ from shopsim.simsite.html import render_html, script_json, state_json, template_
 from shopsim.simsite.images import product_image_url
 from shopsim.simsite.models import Product
 
-__all__ = ["SKINS", "SKIN_CHOICES", "Skin", "get_skin", "session_skin"]
+__all__ = ["PLAIN_SKIN", "SKINS", "SKIN_CHOICES", "Skin", "get_skin", "session_skin"]
 
 #: What a skin's render function is given: the page's state and the shop's products (or None).
 Render = Callable[[PageState, Mapping[str, Product] | None], str]
@@ -111,8 +111,11 @@ def _json_ld(state: PageState, urls: PageUrls) -> dict[str, Any]:
     return {"ld_json": script_json(text)}
 
 
+#: The skin that draws WebShop's own pages (the default everywhere; byte for byte WebShop's markup).
+PLAIN_SKIN = "webshop"
+
 SKINS: dict[str, Skin] = {
-    "webshop": Skin("webshop", "simsite", render_html,
+    PLAIN_SKIN: Skin(PLAIN_SKIN, "simsite", render_html,
                     (*CORE_FIELDS, "bullet_points", "description")),
     "amazon": Skin("amazon", "amazon", _template_render("amazon"),
                    (*CORE_FIELDS, "bullet_points", "description")),

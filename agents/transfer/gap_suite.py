@@ -29,7 +29,7 @@ from shopsim.agents.transfer.suite import TaskSpec, run_suite
 from shopsim.errors import ConfigError
 from shopsim.simsite.perturb import PERTURBATIONS, parse_perturb, perturbed_skin
 from shopsim.simsite.shop import Shop
-from shopsim.simsite.skins import SKINS, get_skin
+from shopsim.simsite.skins import PLAIN_SKIN, SKINS, get_skin
 
 __all__ = ["AgentGap", "Condition", "ConditionResult", "Drop", "GapReport", "agent_spec", "conditions", "run_gap_suite"]
 
@@ -107,7 +107,7 @@ def conditions(perturb_skin: str = "amazon", perturbs: list[str] | None = None) 
     """The sim, every skin but WebShop's own, and each perturbation (and ``random``) over ``perturb_skin``."""
     get_skin(perturb_skin)
     out = [Condition(name="sim", kind="sim")]
-    out += [Condition(name=f"skin:{s}", kind="skin", skin=s) for s in SKINS if s != "webshop"]
+    out += [Condition(name=f"skin:{s}", kind="skin", skin=s) for s in SKINS if s != PLAIN_SKIN]
     names = perturbs if perturbs is not None else [*(n if n not in ("locale", "labels") else f"{n}=de"
                                                     for n in PERTURBATIONS), "random"]
     for name in names:
