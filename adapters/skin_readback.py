@@ -33,15 +33,9 @@ def read_back(skin: Skin, html: str, url: str | None) -> PageState:
 def known_gap(skin: str, state: PageState) -> bool:
     """Where the generic translator reads a page as real shops need it read, not as the sim means it: a
     results page of one card reads as that product and one of none as no page (a real shop's lone card
-    looks the same), and an option axis of quantities is a quantity picker, not a variation. The loop
-    leaves these pages out (287 of 2,096 generic pages in the 200-episode soak); the other skins have none.
+    looks the same). The loop leaves these pages out; the other skins have none.
     """
-    if skin != "generic":
-        return False
-    if state.page_type == "results":
-        return len(state.results) < 2
-    product = state.product
-    return product is not None and any("quantity" in axis for axis in product.options)
+    return skin == "generic" and state.page_type == "results" and len(state.results) < 2
 
 
 def _squash(value: Any) -> Any:

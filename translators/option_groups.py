@@ -18,7 +18,7 @@ from shopsim.translators.dom import attr, collapse
 __all__ = ["radio_groups"]
 
 #: Radio groups that are not variation axes: delivery, quantity, plans, payment, filters, ratings...
-_NOT_AXIS = re.compile(r"(?i)quantity|\bqty|deliver|shipping|pick ?up|fulfil|protect|warrant|insur|plan\b|payment|"
+_NOT_AXIS = re.compile(r"(?i)(?<!package )(?<!pack )quantity|\bqty|deliver|shipping|pick ?up|fulfil|protect|warrant|insur|plan\b|payment|"
                        r"pay\b|financ|rating|review|star|sort|filter|gift|subscri|frequency|store|zip|country|"
                        r"language|currency|newsletter|gender|compare|price|condition")
 _SELECTED = re.compile(r"(?i)(?<![a-z])(?:selected|checked|active|is-selected|current)(?![a-z])")

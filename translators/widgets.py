@@ -124,7 +124,7 @@ def without_title_crumb(trail: list[str], title: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------- option widgets --
-_SKIP_SELECT = re.compile(r"(?i)quantity|\bqty|country|region|language|locale|currency|sort|\border|per.?page|"
+_SKIP_SELECT = re.compile(r"(?i)(?<!package )(?<!pack )quantity|\bqty|country|region|language|locale|currency|sort|\border|per.?page|"
                           r"\bview|search|categor|department|rating|review|shipping|zip|\bstate\b|month|year|"
                           r"\bday\b|treasury|report|reason|filter|price|\bmin|\bmax|gift|subscri|delivery")
 _OPTION_HINT = re.compile(r"(?i)variation|variant|option|attribute|swatch|size|colou?r|style|\bsku|talla|"
