@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,11 +27,15 @@ from shopsim.simsite.models import Product
 from shopsim.simsite.reward import lowered_texts
 from shopsim.simsite.shop import Shop
 
-__all__ = ["MAX_PRODUCTS_PER_SHOP", "ProductParts", "ShopParts", "option_shown_clicked", "shop_parts"]
+__all__ = ["MAX_PRODUCTS_PER_SHOP", "MAX_RESULTS_LINKS", "ProductParts", "ResultsLinks", "ShopParts",
+           "option_shown_clicked", "shop_parts"]
 
 #: Products whose parts one shop keeps: a results page shows 10, an episode opens a few. About 1 kB per
 #: option value (WebShop's 1,000-product set: 7.8 MB for all of its products).
 MAX_PRODUCTS_PER_SHOP = 1024
+#: Results pages whose links one shop keeps (about 10 kB each): an RL rollout replays the same goals, and
+#: WebShop's ``reset(session=i)`` names the session after its goal, so the same pages recur episode after episode.
+MAX_RESULTS_LINKS = 1024
 
 
 def _clicked_needle(value: str) -> str:
@@ -147,6 +151,23 @@ def _build(product: Product, strict: bool, show_attrs: bool) -> ProductParts:
                         clickables=tuple(clickables), option_needles=tuple(needles))
 
 
+@dataclass(frozen=True)
+class ResultsLinks:
+    """A results page's links, spelled once: its own URL around the page number (``at``, ``after``), the
+    prev/next URLs and the page's clickables (Back to Search, < Prev, Next >, the product links), shared
+    and immutable like every Clickable here (pages copy the tuple into a list of their own).
+    """
+
+    at: str
+    after: str
+    prev_url: str | None
+    next_url: str
+    #: ``head + asin + tail`` is a shown product's item URL.
+    head: str
+    tail: str
+    clickables: tuple[Clickable, ...]
+
+
 class ShopParts:
     """One shop's product parts: at most ``maxsize`` products and rules, the oldest dropped first.
 
@@ -158,6 +179,7 @@ class ShopParts:
     def __init__(self, maxsize: int = MAX_PRODUCTS_PER_SHOP) -> None:
         self.maxsize = maxsize
         self._parts: dict[tuple[str, bool, bool], ProductParts] = {}
+        self._links: dict[tuple[Any, ...], ResultsLinks] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -174,6 +196,20 @@ class ShopParts:
                 while len(self._parts) > self.maxsize:
                     del self._parts[next(iter(self._parts))]
         return parts
+
+
+    def results_links(self, key: tuple[Any, ...], build: Callable[[], ResultsLinks]) -> ResultsLinks:
+        """The links of the results page ``key`` names (everything they spell: base URL, session, keywords,
+        page, the shown ASINs and which were visited), from ``build`` on first use; the oldest go first.
+        """
+        links = self._links.get(key)
+        if links is None:
+            links = build()
+            with self._lock:
+                self._links[key] = links
+                while len(self._links) > MAX_RESULTS_LINKS:
+                    del self._links[next(iter(self._links))]
+        return links
 
 
 _SHOPS: weakref.WeakKeyDictionary[Shop, ShopParts] = weakref.WeakKeyDictionary()

@@ -28,7 +28,7 @@ from shopsim.render import (
     search_segments,
     simple_text,
 )
-from shopsim.simsite.page_cache import ProductParts
+from shopsim.simsite.page_cache import ProductParts, ResultsLinks, ShopParts
 from shopsim.simsite.reward import RewardBreakdown
 from shopsim.simsite.sim_page import SimPage
 
@@ -79,9 +79,9 @@ def _card_text(parts: ProductParts) -> str:
     return text
 
 
-def results_page(base: str, sid: str, keywords: list[str], page: int, asins: list[str], shown: list[ProductParts],
-                 visited: list[str], common: Common) -> SimPage:
-    """A results page: ``shown`` are the products of page ``page`` of the ranking ``asins``."""
+def _results_links(base: str, sid: str, keywords: list[str], page: int, shown: list[ProductParts],
+                   clicked: tuple[bool, ...]) -> ResultsLinks:
+    """A results page's URLs and clickables (:class:`ResultsLinks`), spelled from its parts."""
     clicks = [BACK]
     at, after = routes.results_url_parts(base, sid, keywords)
     prev_url = f"{at}{page - 1}{after}" if page > 1 else None
@@ -90,19 +90,34 @@ def results_page(base: str, sid: str, keywords: list[str], page: int, asins: lis
     next_url = f"{at}{page + 1}{after}"
     clicks.append(_nav_button("next", next_url))
     head, tail = routes.item_url_parts(base, sid, keywords, page, {})
-    seen = list(visited)
-    for parts in shown:
+    for parts, was_clicked in zip(shown, clicked, strict=True):
         p = parts.product
         clicks.append(trusted(Clickable, arg=parts.link_arg, text=p.asin, kind="product", url=head + p.asin + tail,
-                              selector=parts.link_selector, clicked=p.asin in seen))
+                              selector=parts.link_selector, clicked=was_clicked))
+    return ResultsLinks(at, after, prev_url, next_url, head, tail, tuple(clicks))
+
+
+def results_page(base: str, sid: str, keywords: list[str], page: int, asins: list[str], shown: list[ProductParts],
+                 visited: list[str], common: Common, cache: ShopParts) -> SimPage:
+    """A results page: ``shown`` are the products of page ``page`` of the ranking ``asins``; its links come
+    from ``cache`` (the same session, query and page give the same links, episode after episode).
+    """
+    window = tuple([parts.product.asin for parts in shown])
+    clicked = tuple([asin in visited for asin in window]) if visited else (False,) * len(window)
+    links = cache.results_links((base, sid, tuple(keywords), page, window, clicked),
+                                lambda: _results_links(base, sid, keywords, page, shown, clicked))
+    clicks = list(links.clickables)
+    seen = list(visited)
 
     def build() -> PageState:
+        head, tail = links.head, links.tail
         cards = [trusted(ResultCard, id=parts.product.asin, title=parts.product.title, price=parts.price,
                          price_text=parts.product.price_text, url=head + parts.product.asin + tail) for parts in shown]
         return trusted(
-            PageState, page_type="results", url=f"{at}{page}{after}", query=" ".join(keywords),
-            keywords=list(keywords), page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
-            prev_page_url=prev_url, clickables=list(clicks), visited_ids=list(seen), **common,
+            PageState, page_type="results", url=f"{links.at}{page}{links.after}", query=" ".join(keywords),
+            keywords=list(keywords), page_num=page, total_results=len(asins), results=cards,
+            next_page_url=links.next_url, prev_page_url=links.prev_url, clickables=list(clicks),
+            visited_ids=list(seen), **common,
         )
 
     def text() -> str:
