@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from shopsim.page import Clickable, Price, Review, css_string
+from shopsim.page import Clickable, Price, Review, css_string, trusted
 from shopsim.routes import SUB_PAGES
 from shopsim.simsite.models import Product
 from shopsim.simsite.reward import lowered_texts
@@ -63,9 +63,11 @@ def _float_or_none(text: str) -> float | None:
 
 
 def _option(arg: str, axis: str, value: str, clicked: bool) -> Clickable:
-    """An option radio, exactly as the item page has always built it (validated once, then shared)."""
-    return Clickable(arg=arg, text=value, kind="option", axis=axis, clicked=clicked,
-                     selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
+    """An option radio, exactly as the item page has always built it, then shared; built without validation
+    (the product's option values are validated strings): a first episode builds some 3,000 of these.
+    """
+    return trusted(Clickable, arg=arg, text=value, kind="option", axis=axis, clicked=clicked,
+                   selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,8 @@ class ProductParts:
     def item_clickables(self, url: str) -> list[Clickable]:
         """The item page's own clickables for its URL, options marked as :func:`option_shown_clicked` says."""
         out = list(self.clickables)
+        if '"' not in url:  # every needle is quoted: none can be in this URL (no options chosen, plain keywords)
+            return out
         for i, needle in self.option_needles:
             if needle in url:
                 out[i] = self._clicked_twin(i)
@@ -125,9 +129,10 @@ def _item_clickables(product: Product, strict: bool, show_attrs: bool) -> tuple[
     WebShop keys option values in a dict: a repeated value keeps its first position and the last
     axis wins (strict mode instead qualifies repeated values by axis).
     """
-    out = [Clickable(arg=s.lower(), text=s, kind="sub_page", selector=f"[data-action='sub-page'][data-sub-page='{s}']")
+    out = [trusted(Clickable, arg=s.lower(), text=s, kind="sub_page",
+                   selector=f"[data-action='sub-page'][data-sub-page='{s}']")
            for s in SUB_PAGES if s != "Attributes" or show_attrs]
-    out.append(Clickable(arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
+    out.append(trusted(Clickable, arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
     counts: dict[str, int] = {}
     for values in product.options.values():
         for v in values:
@@ -166,6 +171,8 @@ class ResultsLinks:
     head: str
     tail: str
     clickables: tuple[Clickable, ...]
+    #: The page's simple text per instruction shown (``session_pages.results_page``), a few at most.
+    texts: dict[str | None, str] = field(default_factory=dict, repr=False, compare=False)
 
 
 class ShopParts:

@@ -12,6 +12,7 @@ is a fresh list or dict, so pages never alias the shop or each other.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, TypedDict
 
 from shopsim import routes
@@ -56,7 +57,19 @@ def index_page(base: str, sid: str, common: Common) -> SimPage:
                        clickables=[SEARCH], **common)
 
     return SimPage("search", common["instruction"], common["feedback"], [SEARCH], build,
-                   lambda: simple_text(search_segments(common["instruction"])), has_search_bar=True)
+                   lambda: _search_text(common["instruction"]), has_search_bar=True)
+
+
+@lru_cache(maxsize=4096)
+def _search_text(instruction: str) -> str:
+    """The search page's simple text (its instruction's alone: remembered, goals recur)."""
+    return simple_text(search_segments(instruction))
+
+
+@lru_cache(maxsize=4096)
+def _item_head_text(instruction: str | None) -> str:
+    """The simple text of an item page's head (remembered per instruction, like :func:`_search_text`)."""
+    return simple_text(item_head(instruction))
 
 
 def _nav_button(kind: Literal["prev", "next"], url: str) -> Clickable:
@@ -120,9 +133,15 @@ def results_page(base: str, sid: str, keywords: list[str], page: int, asins: lis
             visited_ids=list(seen), **common,
         )
 
-    def text() -> str:
-        top = simple_text([*instruction_segments(common["instruction"]), *results_head(page, len(asins), clicks)])
-        return _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
+    def text() -> str:  # the same links and instruction show the same text (``ResultsLinks.texts``)
+        instruction = common["instruction"]
+        found = links.texts.get(instruction)
+        if found is None:
+            top = simple_text([*instruction_segments(instruction), *results_head(page, len(asins), clicks)])
+            found = _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
+            if len(links.texts) < 8:
+                links.texts[instruction] = found
+        return found
 
     return SimPage("results", common["instruction"], common["feedback"], clicks, build, text)
 
@@ -158,7 +177,7 @@ def item_page(base: str, sid: str, keywords: list[str], page: int, parts: Produc
         )
 
     def text() -> str:
-        return _joined(simple_text(item_head(common["instruction"])), _body_text(parts, show_attrs))
+        return _joined(_item_head_text(common["instruction"]), _body_text(parts, show_attrs))
 
     return SimPage("item", common["instruction"], common["feedback"], clicks, build, text,
                    product_id=parts.product.asin, options=parts.product.options)

@@ -89,7 +89,7 @@ class WebAgentTextEnv(*_BASES):  # type: ignore[misc]
             server = SimServer(DEFAULT_BASE_URL, file_path, kwargs.get("filter_goals"),
                                int(kwargs.get("limit_goals", -1)), kwargs.get("num_products"),
                                kwargs.get("human_goals"), bool(kwargs.get("show_attrs", False)),
-                               **{k: kwargs[k] for k in ("attr_path", "seed", "data_dir") if k in kwargs})
+                               **{k: kwargs[k] for k in ("attr_path", "seed", "data_dir", "freeze_gc") if k in kwargs})
         kwargs.setdefault("feat_conv", utils.FEAT_CONV)
         kwargs.setdefault("feat_ids", utils.FEAT_IDS)
         super().__init__(observation_mode=observation_mode, file_path=file_path, server=server, **kwargs)
