@@ -207,3 +207,25 @@ def test_reward_breakdowns_equal_what_validation_gives(shops: list[Shop]) -> Non
     assert_identical(odd, revalidated(odd))
     assert odd == RewardBreakdown(**combine((1.0, True, False, 1.0), 1, 0, (2, 0), price_ok=True, noun_source="spacy",
                                             asins=("A", "B")).model_dump())
+
+
+def test_results_pages_share_their_links_and_the_cache_is_bounded(bundled_shop: Shop) -> None:
+    """A results page shown again (same session, query, page, visited products) gets the very same
+    clickables; a visit changes its key; the shop keeps at most ``MAX_RESULTS_LINKS`` pages."""
+    from shopsim.simsite.page_cache import MAX_RESULTS_LINKS
+
+    def results(session_id: str) -> list[Clickable]:
+        session = ShopSession(bundled_shop, bundled_shop.goals[0], session_id)
+        return session.step("search[red shirt]").page.clickables
+
+    first, again = results("same"), results("same")
+    assert all(a is b for a, b in zip(first, again, strict=True)) and first is not again
+    session = ShopSession(bundled_shop, bundled_shop.goals[0], "same")
+    session.step("search[red shirt]")
+    link = next(c for c in session.page.clickables if c.kind == "product")
+    session.step(f"click[{link.arg}]")
+    visited = session.step("click[< prev]").page.clickables
+    assert next(c for c in visited if c.arg == link.arg).clicked and not link.clicked
+    for i in range(MAX_RESULTS_LINKS + 5):
+        results(f"s{i}")
+    assert len(shop_parts(bundled_shop)._links) == MAX_RESULTS_LINKS
