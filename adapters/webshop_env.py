@@ -28,7 +28,6 @@ from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.errors import ConfigError, ResetNeeded, SessionError
 from shopsim.page import Clickable, PageState
 from shopsim.render import observation as text_observation
-from shopsim.simsite.html import render_html
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.shop import Shop, ShopConfig
 from shopsim.simsite.sim_page import SimPage
@@ -106,8 +105,14 @@ def load_shop(file_path: str | Path | None, options: Mapping[str, Any]) -> Shop:
 
 
 def _observation(state: PageState, mode: str) -> str:
-    """``shopsim.adapters.env.observation``'s twin, kept here so the WebShop shim does not load env.py."""
-    return render_html(state) if mode == "html" else text_observation(state, mode)  # type: ignore[arg-type]
+    """``shopsim.adapters.env.observation``'s twin, kept here so the WebShop shim does not load env.py
+    (nor the HTML renderer and its markup helpers until a page is asked for as html).
+    """
+    if mode != "html":
+        return text_observation(state, mode)  # type: ignore[arg-type]
+    from shopsim.simsite.html import render_html
+
+    return render_html(state)
 
 
 class WebAgentTextEnv(gym.Env):  # type: ignore[type-arg]

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from shopsim.page import trusted
-from shopsim.simsite.fuzzy import option_ratio, token_set_ratio
+from shopsim.simsite.fuzzy import option_ratio, token_set_above
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 
@@ -122,7 +122,7 @@ def lowered_attribute_hits(goal_attrs: list[str], product_attrs: list[str], lowe
     hits = 0
     for g_attr in goal_attrs:  # the substring tests first: they decide most attributes, for a fraction of the cost
         if (g_attr in title or g_attr in bullets or g_attr in description
-                or any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product_attrs)):
+                or any(token_set_above(p_attr, g_attr, 85) for p_attr in product_attrs)):
             hits += 1
     return hits
 

@@ -17,7 +17,6 @@ from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS
 from shopsim.adapters.webshop_env import WebAgentTextEnv as _ShimEnv
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.routes import DEFAULT_BASE_URL
-from shopsim.simsite.html import render_html
 from web_agent_site import utils
 from web_agent_site.utils import default_file
 
@@ -60,6 +59,8 @@ class SimBrowser:
 
     @property
     def page_source(self) -> str:
+        from shopsim.simsite.html import render_html  # loaded when first asked: text-mode users never are
+
         return render_html(self._env._page())
 
     @property
