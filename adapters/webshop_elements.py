@@ -82,6 +82,8 @@ def element(c: Clickable, page: SimPage) -> WebShopClickable:
 
 #: Products whose item-page elements an env keeps between pages (options clicked, sub pages, episodes).
 _KNOWN_PRODUCTS = 512
+#: Results pages whose element dicts an env keeps (``simsite/page_cache.py`` keeps their clickables).
+_KNOWN_RESULTS = 1024
 #: Option choices of one product whose whole element dicts are kept (a page per choice made).
 _KNOWN_PAGES = 16
 
@@ -98,13 +100,14 @@ class _Product:
 
 
 class KnownElements:
-    """Elements of item pages already seen, per product, reused while that product's pages show.
+    """Elements of item and results pages already seen, reused while those pages show again.
 
     The shop hands every page of a product the same Clickable objects (``simsite/page_cache.py``),
     and an element depends only on its Clickable and, for an option radio, on the product's option
     values; so an element is reused for the identical Clickable on a page of the same product with
     equal options (checked once per page), and a page whose clickables are all identical to an earlier
-    page's gets that page's elements whole. Each element holds its Clickable, so an ``id`` here never
+    page's gets that page's elements whole; so does a results page whose clickables are all identical to
+    an earlier one's (the shop keeps a results page's links). Each element holds its Clickable, so an ``id`` here never
     names another object. Bounded: :data:`_KNOWN_PRODUCTS` products (least recently shown out),
     :data:`_KNOWN_PAGES` pages each. Buttons the shop shares (``Search``, ``Back to Search``) are kept too.
     """
@@ -112,10 +115,19 @@ class KnownElements:
     def __init__(self) -> None:
         self._products: OrderedDict[str, _Product] = OrderedDict()
         self._buttons: dict[int, WebShopClickable] = {}
+        self._results: dict[tuple[int, ...], tuple[tuple[Clickable, ...], dict[str, WebShopClickable]]] = {}
 
     def elements(self, page: SimPage) -> dict[str, WebShopClickable]:
         """``text_to_clickable`` for ``page``: arg -> element, in the page's order (the caller copies it)."""
-        if page.product_id is None:  # results, search and done pages: only their shared buttons recur
+        if page.page_type == "results":  # the shop hands a repeated results page the same clickables
+            key = tuple(map(id, page.clickables))
+            known = self._results.get(key)
+            if known is None:
+                if len(self._results) >= _KNOWN_RESULTS:
+                    del self._results[next(iter(self._results))]
+                known = self._results[key] = (tuple(page.clickables), self._build(page, self._buttons, shared_only=True))
+            return known[1]
+        if page.product_id is None:  # search and done pages: only their shared buttons recur
             return self._build(page, self._buttons, shared_only=True)
         product = self._for(page)
         key = tuple(map(id, page.clickables))

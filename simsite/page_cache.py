@@ -17,22 +17,26 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from shopsim.attr_text import attr_text
-from shopsim.page import Clickable, Price, Review, css_string
+from shopsim.page import Clickable, Price, Review, css_string, trusted
 from shopsim.routes import SUB_PAGES
 from shopsim.simsite.models import Product
 from shopsim.simsite.reward import lowered_texts
 from shopsim.simsite.shop import Shop
 
-__all__ = ["MAX_PRODUCTS_PER_SHOP", "ProductParts", "ShopParts", "option_shown_clicked", "shop_parts"]
+__all__ = ["MAX_PRODUCTS_PER_SHOP", "MAX_RESULTS_LINKS", "ProductParts", "ResultsLinks", "ShopParts",
+           "option_shown_clicked", "shop_parts"]
 
 #: Products whose parts one shop keeps: a results page shows 10, an episode opens a few. About 1 kB per
 #: option value (WebShop's 1,000-product set: 7.8 MB for all of its products).
 MAX_PRODUCTS_PER_SHOP = 1024
+#: Results pages whose links one shop keeps (about 10 kB each): an RL rollout replays the same goals, and
+#: WebShop's ``reset(session=i)`` names the session after its goal, so the same pages recur episode after episode.
+MAX_RESULTS_LINKS = 1024
 
 
 def _clicked_needle(value: str) -> str:
@@ -60,9 +64,11 @@ def _float_or_none(text: str) -> float | None:
 
 
 def _option(arg: str, axis: str, value: str, clicked: bool) -> Clickable:
-    """An option radio, exactly as the item page has always built it (validated once, then shared)."""
-    return Clickable(arg=arg, text=value, kind="option", axis=axis, clicked=clicked,
-                     selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
+    """An option radio, exactly as the item page has always built it, then shared; built without validation
+    (the product's option values are validated strings): a first episode builds some 3,000 of these.
+    """
+    return trusted(Clickable, arg=arg, text=value, kind="option", axis=axis, clicked=clicked,
+                   selector=f"input[type='radio'][name={css_string(axis)}][value={css_string(value)}]")
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,8 @@ class ProductParts:
     def item_clickables(self, url: str) -> list[Clickable]:
         """The item page's own clickables for its URL, options marked as :func:`option_shown_clicked` says."""
         out = list(self.clickables)
+        if '"' not in url:  # every needle is quoted: none can be in this URL (no options chosen, plain keywords)
+            return out
         for i, needle in self.option_needles:
             if needle in url:
                 out[i] = self._clicked_twin(i)
@@ -122,9 +130,10 @@ def _item_clickables(product: Product, strict: bool, show_attrs: bool) -> tuple[
     WebShop keys option values in a dict: a repeated value keeps its first position and the last
     axis wins (strict mode instead qualifies repeated values by axis).
     """
-    out = [Clickable(arg=s.lower(), text=s, kind="sub_page", selector=f"[data-action='sub-page'][data-sub-page='{s}']")
+    out = [trusted(Clickable, arg=s.lower(), text=s, kind="sub_page",
+                   selector=f"[data-action='sub-page'][data-sub-page='{s}']")
            for s in SUB_PAGES if s != "Attributes" or show_attrs]
-    out.append(Clickable(arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
+    out.append(trusted(Clickable, arg="buy now", text="Buy Now", kind="buy", selector="[data-action='buy-now']"))
     counts: dict[str, int] = {}
     for values in product.options.values():
         for v in values:
@@ -148,6 +157,25 @@ def _build(product: Product, strict: bool, show_attrs: bool) -> ProductParts:
                         clickables=tuple(clickables), option_needles=tuple(needles))
 
 
+@dataclass(frozen=True)
+class ResultsLinks:
+    """A results page's links, spelled once: its own URL around the page number (``at``, ``after``), the
+    prev/next URLs and the page's clickables (Back to Search, < Prev, Next >, the product links), shared
+    and immutable like every Clickable here (pages copy the tuple into a list of their own).
+    """
+
+    at: str
+    after: str
+    prev_url: str | None
+    next_url: str
+    #: ``head + asin + tail`` is a shown product's item URL.
+    head: str
+    tail: str
+    clickables: tuple[Clickable, ...]
+    #: The page's simple text per instruction shown (``session_pages.results_page``), a few at most.
+    texts: dict[str | None, str] = field(default_factory=dict, repr=False, compare=False)
+
+
 class ShopParts:
     """One shop's product parts: at most ``maxsize`` products and rules, the oldest dropped first.
 
@@ -159,6 +187,7 @@ class ShopParts:
     def __init__(self, maxsize: int = MAX_PRODUCTS_PER_SHOP) -> None:
         self.maxsize = maxsize
         self._parts: dict[tuple[str, bool, bool], ProductParts] = {}
+        self._links: dict[tuple[Any, ...], ResultsLinks] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -175,6 +204,20 @@ class ShopParts:
                 while len(self._parts) > self.maxsize:
                     del self._parts[next(iter(self._parts))]
         return parts
+
+
+    def results_links(self, key: tuple[Any, ...], build: Callable[[], ResultsLinks]) -> ResultsLinks:
+        """The links of the results page ``key`` names (everything they spell: base URL, session, keywords,
+        page, the shown ASINs and which were visited), from ``build`` on first use; the oldest go first.
+        """
+        links = self._links.get(key)
+        if links is None:
+            links = build()
+            with self._lock:
+                self._links[key] = links
+                while len(self._links) > MAX_RESULTS_LINKS:
+                    del self._links[next(iter(self._links))]
+        return links
 
 
 _SHOPS: weakref.WeakKeyDictionary[Shop, ShopParts] = weakref.WeakKeyDictionary()

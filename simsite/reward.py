@@ -9,11 +9,13 @@ counts as met, and the breakdown says ``price_limited: False``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from shopsim.simsite.fuzzy import option_ratio, token_set_ratio
+from shopsim.page import trusted
+from shopsim.simsite.fuzzy import option_ratio, token_set_above
 from shopsim.simsite.models import Goal, Product
 from shopsim.simsite.nouns import NounExtractor, default_extractor
 
@@ -26,8 +28,11 @@ __all__ = [
 COLOR_WORDS = ["alabaster", "apricot", "aqua", "ash", "asphalt", "azure", "banana", "beige", "black", "blue", "blush", "bordeaux", "bronze", "brown", "burgundy", "camel", "camo", "caramel", "champagne", "charcoal", "cheetah", "chestnut", "chocolate", "christmas", "coffee", "cognac", "copper", "coral", "cranberry", "cream", "crystal", "dark", "denim", "eggplant", "elephant", "espresso", "fuchsia", "gold", "granite", "grape", "graphite", "grass", "gray", "green", "grey", "heather", "indigo", "ivory", "ivy", "khaki", "lavender", "lemon", "leopard", "light", "lilac", "lime", "magenta", "maroon", "mauve", "merlot", "midnight", "mint", "mocha", "multicolor", "mushroom", "mustard", "natural", "navy", "nude", "olive", "orange", "peach", "pewter", "pink", "plum", "purple", "rainbow", "red", "rose", "royal", "rust", "sand", "sapphire", "seashell", "silver", "skull", "slate", "steel", "stone", "stonewash", "sunflower", "tan", "taupe", "teal", "tiger", "turquoise", "violet", "walnut", "wheat", "white", "wine", "yellow"]
 
 
+@lru_cache(maxsize=65_536)
 def normalize_color(value: str) -> str:
-    """Reduce an option value to the first colour word it contains, else leave it."""
+    """Reduce an option value to the first colour word it contains, else leave it (remembered: a purchase
+    normalises each chosen value, and scanning the hundred colour words cost more than the rest of the option test).
+    """
     for color in COLOR_WORDS:
         if color in value:
             return color
@@ -117,7 +122,7 @@ def lowered_attribute_hits(goal_attrs: list[str], product_attrs: list[str], lowe
     hits = 0
     for g_attr in goal_attrs:  # the substring tests first: they decide most attributes, for a fraction of the cost
         if (g_attr in title or g_attr in bullets or g_attr in description
-                or any(token_set_ratio(p_attr, g_attr) > 85 for p_attr in product_attrs)):
+                or any(token_set_above(p_attr, g_attr, 85) for p_attr in product_attrs)):
             hits += 1
     return hits
 
@@ -177,23 +182,26 @@ def combine(
     r_option = opt_hits / n_opt if n_opt else None
     r_loose = (att_hits + opt_hits + (1 if price_ok is None else int(price_ok))) / denom * r_type
     comps = [r_type, r_att, 1.0 if r_option is None else min(r_option, 1.0), 1.0 if price_ok in (None, True) else 0.0]
-    return RewardBreakdown(
+    # every value is already the exact type its field holds (the coercions below make sure of it), so the
+    # breakdown is built without validation: one purchase used to validate 18 fields (tests/simsite/test_reward.py)
+    return trusted(
+        RewardBreakdown,
         reward=r_loose,
         r_loose=r_loose,
-        r_strict=comps[0] * comps[1] * comps[2] * comps[3],
+        r_strict=float(comps[0] * comps[1] * comps[2] * comps[3]),
         r_success=1.0 if all(c == 1.0 for c in comps) else 0.0,
-        r_type=r_type,
-        r_att=r_att,
+        r_type=float(r_type),
+        r_att=float(r_att),
         w_att=n_att / denom,
-        query_match=query_match,
-        category_match=category_match,
-        title_score=title_score,
-        r_option=r_option,
+        query_match=bool(query_match),
+        category_match=bool(category_match),
+        title_score=float(title_score),
+        r_option=None if r_option is None else float(r_option),
         w_option=n_opt / denom if r_option is not None else None,
-        r_price=price_ok,
+        r_price=None if price_ok is None else bool(price_ok),
         w_price=1 / denom if price_ok is not None else None,
         price_limited=price_ok is not None,
-        noun_source=noun_source,
-        purchased_asin=asins[0],
+        noun_source=str(noun_source),
+        purchased_asin=str(asins[0]),
         target_asin_match=asins[0] == asins[1],
     )

@@ -300,7 +300,7 @@ class ShopSession:
             asins = self._search(keywords)
             window = asins[(page - 1) * PRODUCT_WINDOW : page * PRODUCT_WINDOW]
             shown = [cache.get(products, asin, strict, show_attrs) for asin in window]
-            return pages.results_page(base, sid, keywords, page, asins, shown, self.visited, common)
+            return pages.results_page(base, sid, keywords, page, asins, shown, self.visited, common, cache)
         asin = nav.asin or ""
         if nav.page == "done":
             assert self.breakdown is not None

@@ -12,6 +12,7 @@ is a fresh list or dict, so pages never alias the shop or each other.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, TypedDict
 
 from shopsim import routes
@@ -28,7 +29,7 @@ from shopsim.render import (
     search_segments,
     simple_text,
 )
-from shopsim.simsite.page_cache import ProductParts
+from shopsim.simsite.page_cache import ProductParts, ResultsLinks, ShopParts
 from shopsim.simsite.reward import RewardBreakdown
 from shopsim.simsite.sim_page import SimPage
 
@@ -56,7 +57,19 @@ def index_page(base: str, sid: str, common: Common) -> SimPage:
                        clickables=[SEARCH], **common)
 
     return SimPage("search", common["instruction"], common["feedback"], [SEARCH], build,
-                   lambda: simple_text(search_segments(common["instruction"])), has_search_bar=True)
+                   lambda: _search_text(common["instruction"]), has_search_bar=True)
+
+
+@lru_cache(maxsize=4096)
+def _search_text(instruction: str) -> str:
+    """The search page's simple text (its instruction's alone: remembered, goals recur)."""
+    return simple_text(search_segments(instruction))
+
+
+@lru_cache(maxsize=4096)
+def _item_head_text(instruction: str | None) -> str:
+    """The simple text of an item page's head (remembered per instruction, like :func:`_search_text`)."""
+    return simple_text(item_head(instruction))
 
 
 def _nav_button(kind: Literal["prev", "next"], url: str) -> Clickable:
@@ -79,9 +92,9 @@ def _card_text(parts: ProductParts) -> str:
     return text
 
 
-def results_page(base: str, sid: str, keywords: list[str], page: int, asins: list[str], shown: list[ProductParts],
-                 visited: list[str], common: Common) -> SimPage:
-    """A results page: ``shown`` are the products of page ``page`` of the ranking ``asins``."""
+def _results_links(base: str, sid: str, keywords: list[str], page: int, shown: list[ProductParts],
+                   clicked: tuple[bool, ...]) -> ResultsLinks:
+    """A results page's URLs and clickables (:class:`ResultsLinks`), spelled from its parts."""
     clicks = [BACK]
     at, after = routes.results_url_parts(base, sid, keywords)
     prev_url = f"{at}{page - 1}{after}" if page > 1 else None
@@ -90,24 +103,45 @@ def results_page(base: str, sid: str, keywords: list[str], page: int, asins: lis
     next_url = f"{at}{page + 1}{after}"
     clicks.append(_nav_button("next", next_url))
     head, tail = routes.item_url_parts(base, sid, keywords, page, {})
-    seen = list(visited)
-    for parts in shown:
+    for parts, was_clicked in zip(shown, clicked, strict=True):
         p = parts.product
         clicks.append(trusted(Clickable, arg=parts.link_arg, text=p.asin, kind="product", url=head + p.asin + tail,
-                              selector=parts.link_selector, clicked=p.asin in seen))
+                              selector=parts.link_selector, clicked=was_clicked))
+    return ResultsLinks(at, after, prev_url, next_url, head, tail, tuple(clicks))
+
+
+def results_page(base: str, sid: str, keywords: list[str], page: int, asins: list[str], shown: list[ProductParts],
+                 visited: list[str], common: Common, cache: ShopParts) -> SimPage:
+    """A results page: ``shown`` are the products of page ``page`` of the ranking ``asins``; its links come
+    from ``cache`` (the same session, query and page give the same links, episode after episode).
+    """
+    window = tuple([parts.product.asin for parts in shown])
+    clicked = tuple([asin in visited for asin in window]) if visited else (False,) * len(window)
+    links = cache.results_links((base, sid, tuple(keywords), page, window, clicked),
+                                lambda: _results_links(base, sid, keywords, page, shown, clicked))
+    clicks = list(links.clickables)
+    seen = list(visited)
 
     def build() -> PageState:
+        head, tail = links.head, links.tail
         cards = [trusted(ResultCard, id=parts.product.asin, title=parts.product.title, price=parts.price,
                          price_text=parts.product.price_text, url=head + parts.product.asin + tail) for parts in shown]
         return trusted(
-            PageState, page_type="results", url=f"{at}{page}{after}", query=" ".join(keywords),
-            keywords=list(keywords), page_num=page, total_results=len(asins), results=cards, next_page_url=next_url,
-            prev_page_url=prev_url, clickables=list(clicks), visited_ids=list(seen), **common,
+            PageState, page_type="results", url=f"{links.at}{page}{links.after}", query=" ".join(keywords),
+            keywords=list(keywords), page_num=page, total_results=len(asins), results=cards,
+            next_page_url=links.next_url, prev_page_url=links.prev_url, clickables=list(clicks),
+            visited_ids=list(seen), **common,
         )
 
-    def text() -> str:
-        top = simple_text([*instruction_segments(common["instruction"]), *results_head(page, len(asins), clicks)])
-        return _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
+    def text() -> str:  # the same links and instruction show the same text (``ResultsLinks.texts``)
+        instruction = common["instruction"]
+        found = links.texts.get(instruction)
+        if found is None:
+            top = simple_text([*instruction_segments(instruction), *results_head(page, len(asins), clicks)])
+            found = _joined(top, *[parts.texts.get("card") or _card_text(parts) for parts in shown])
+            if len(links.texts) < 8:
+                links.texts[instruction] = found
+        return found
 
     return SimPage("results", common["instruction"], common["feedback"], clicks, build, text)
 
@@ -143,7 +177,7 @@ def item_page(base: str, sid: str, keywords: list[str], page: int, parts: Produc
         )
 
     def text() -> str:
-        return _joined(simple_text(item_head(common["instruction"])), _body_text(parts, show_attrs))
+        return _joined(_item_head_text(common["instruction"]), _body_text(parts, show_attrs))
 
     return SimPage("item", common["instruction"], common["feedback"], clicks, build, text,
                    product_id=parts.product.asin, options=parts.product.options)

@@ -178,3 +178,54 @@ def test_trusted_fills_defaults_as_validation_does() -> None:
 
     with pytest.raises(TypeError):
         trusted(Aliased, name="x")  # validation would read "Name": not a model trusted() can build
+
+
+def test_reward_breakdowns_equal_what_validation_gives(shops: list[Shop]) -> None:
+    """``combine`` builds the purchase's breakdown without validation; it must be the validated model,
+    for the session's purchases (top results, first option values) and WebShop's dict API alike."""
+    import numpy as np
+
+    from shopsim.simsite.reward import RewardBreakdown, combine
+
+    checked = 0
+    for shop in shops:
+        for goal in range(0, 120, 3):
+            session = ShopSession(shop, shop.goals[goal], f"r{goal}")
+            session.step(f"search[{shop.goals[goal].instruction_text.lower()}]")
+            products = [c.arg for c in session.page.clickables if c.kind == "product"]
+            session.step(f"click[{products[goal % len(products)]}]")
+            options = [c.arg for c in session.page.clickables if c.kind == "option"]
+            for arg in options[: goal % 3]:
+                session.step(f"click[{arg}]")
+            result = session.step("click[buy now]")
+            assert result.breakdown is not None and type(result.breakdown) is RewardBreakdown
+            assert_identical(result.breakdown, revalidated(result.breakdown))
+            checked += 1
+    assert checked >= 40
+    # callers of ``combine`` (WebShop's dict API) may pass ints and numpy booleans: coerced as validation would
+    odd = combine((1, 1, 0, 1), 1, 0, (2, 0), price_ok=np.bool_(True), noun_source="spacy", asins=("A", "B"))
+    assert_identical(odd, revalidated(odd))
+    assert odd == RewardBreakdown(**combine((1.0, True, False, 1.0), 1, 0, (2, 0), price_ok=True, noun_source="spacy",
+                                            asins=("A", "B")).model_dump())
+
+
+def test_results_pages_share_their_links_and_the_cache_is_bounded(bundled_shop: Shop) -> None:
+    """A results page shown again (same session, query, page, visited products) gets the very same
+    clickables; a visit changes its key; the shop keeps at most ``MAX_RESULTS_LINKS`` pages."""
+    from shopsim.simsite.page_cache import MAX_RESULTS_LINKS
+
+    def results(session_id: str) -> list[Clickable]:
+        session = ShopSession(bundled_shop, bundled_shop.goals[0], session_id)
+        return session.step("search[red shirt]").page.clickables
+
+    first, again = results("same"), results("same")
+    assert all(a is b for a, b in zip(first, again, strict=True)) and first is not again
+    session = ShopSession(bundled_shop, bundled_shop.goals[0], "same")
+    session.step("search[red shirt]")
+    link = next(c for c in session.page.clickables if c.kind == "product")
+    session.step(f"click[{link.arg}]")
+    visited = session.step("click[< prev]").page.clickables
+    assert next(c for c in visited if c.arg == link.arg).clicked and not link.clicked
+    for i in range(MAX_RESULTS_LINKS + 5):
+        results(f"s{i}")
+    assert len(shop_parts(bundled_shop)._links) == MAX_RESULTS_LINKS

@@ -17,7 +17,6 @@ from shopsim.adapters.webshop_env import MAX_ACTION_CHARS, MAX_OBSERVATION_CHARS
 from shopsim.adapters.webshop_env import WebAgentTextEnv as _ShimEnv
 from shopsim.adapters.webshop_server import WebShopServer
 from shopsim.routes import DEFAULT_BASE_URL
-from shopsim.simsite.html import render_html
 from web_agent_site import utils
 from web_agent_site.utils import default_file
 
@@ -60,6 +59,8 @@ class SimBrowser:
 
     @property
     def page_source(self) -> str:
+        from shopsim.simsite.html import render_html  # loaded when first asked: text-mode users never are
+
         return render_html(self._env._page())
 
     @property
@@ -89,7 +90,7 @@ class WebAgentTextEnv(*_BASES):  # type: ignore[misc]
             server = SimServer(DEFAULT_BASE_URL, file_path, kwargs.get("filter_goals"),
                                int(kwargs.get("limit_goals", -1)), kwargs.get("num_products"),
                                kwargs.get("human_goals"), bool(kwargs.get("show_attrs", False)),
-                               **{k: kwargs[k] for k in ("attr_path", "seed", "data_dir") if k in kwargs})
+                               **{k: kwargs[k] for k in ("attr_path", "seed", "data_dir", "freeze_gc") if k in kwargs})
         kwargs.setdefault("feat_conv", utils.FEAT_CONV)
         kwargs.setdefault("feat_ids", utils.FEAT_IDS)
         super().__init__(observation_mode=observation_mode, file_path=file_path, server=server, **kwargs)
