@@ -19,7 +19,7 @@ from shopsim.page import PageState
 from shopsim.simsite.skins import Skin
 from shopsim.translators.registry import translate_html
 
-__all__ = ["known_gap", "mismatch", "read_back", "seeded_episode", "view"]
+__all__ = ["mismatch", "read_back", "seeded_episode", "view"]
 
 #: Page types the real-site translators read; a sim page of any other type must read as none of them.
 READ_TYPES = {"results": "results", "item": "item", "item_detail": "item"}
@@ -28,14 +28,6 @@ READ_TYPES = {"results": "results", "item": "item", "item_detail": "item"}
 def read_back(skin: Skin, html: str, url: str | None) -> PageState:
     """The page as ``shopsim translate --site <skin.site>`` reads it."""
     return translate_html(html, url, skin.site)
-
-
-def known_gap(skin: str, state: PageState) -> bool:
-    """Where the generic translator reads a page as real shops need it read, not as the sim means it: a
-    results page of one card reads as that product and one of none as no page (a real shop's lone card
-    looks the same). The loop leaves these pages out; the other skins have none.
-    """
-    return skin == "generic" and state.page_type == "results" and len(state.results) < 2
 
 
 def _squash(value: Any) -> Any:

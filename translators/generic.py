@@ -140,6 +140,8 @@ class GenericTranslator(RealSiteTranslator):
             return self._product_state(page, main)
         if page.cards and (listy or grid) and not self._buy_box_first(page):
             return self._results_state(page)
+        if "itemlist" in data.types and main is None and not page.cards and (data.listed or page.query):
+            return self._results_state(page)  # one card or none: no grid to see, but the shop lists them
         buy = page.buy()
         if (buy is not None or data.og.get("og:type", "").startswith("product")) and (
                 page.h1 is not None or data.og.get("og:title") or page.tree.css_first("title")):
@@ -218,6 +220,10 @@ class GenericTranslator(RealSiteTranslator):
             cards.append((ResultCard(id=cid, title=title,
                                      price=card.price.value, price_text=card.price.text, sponsored=card.sponsored,
                                      url=card.url), None))
+        if not page.cards:  # the ItemList's entries, where the markup shows no grid of cards
+            cards = [(ResultCard(id=e.sku or url_id(e.url) or f"r{i}", title=e.name, price=e.price, url=e.url or None),
+                      None) for i, e in enumerate(page.data.listed, 1) if e.name]
+            currency = next((e.currency for e in page.data.listed if e.currency), None)
         pager = pagination(page.body, page.base, page.url)
         urls = {c.id: c.url or "" for c, _ in cards}
         return PageState(

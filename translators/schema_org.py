@@ -62,6 +62,7 @@ class ListEntry:
     name: str = ""
     price: Price = None
     currency: str | None = None
+    sku: str = ""
 
 
 @dataclass
@@ -225,7 +226,8 @@ def _list_entries(obj: dict) -> list[ListEntry]:
         item = raw_item if isinstance(raw_item, dict) else el
         price, currency = _offer_price(item.get("offers"))
         out.append(ListEntry(url=_text(item.get("url") or el.get("url") or item.get("@id")),
-                             name=_text(item.get("name") or el.get("name")), price=price, currency=currency))
+                             name=_text(item.get("name") or el.get("name")), price=price, currency=currency,
+                             sku=_text(item.get("sku") or item.get("productID"), 100)))
     return out
 
 
