@@ -40,14 +40,17 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
         tasks = tasks[: args.tasks_limit]
     if "browser" not in get_profile(args.profile).adapters:  # skins draw the HTML shop's pages
         raise ConfigError("gap-suite runs the webshop profile (the skins draw WebShop's pages)")
+    out = Path(args.out)
+    try:  # made now: a file in its place is found before the suite runs, not after
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--out {out}: cannot make the report folder ({exc.strerror or exc})") from None
     shop = cast("Shop", load_shop(args))
     with tempfile.TemporaryDirectory(prefix="shopsim-gap-") as tmp:
         report = run_gap_suite(agents, shop, goals=args.goals, seed=args.seed, max_steps=args.max_steps,
                                perturb_skin=args.perturb_skin, perturbs=perturbs, real=real, work=Path(tmp),
                                tasks=tasks)
     print(text_report(report))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "report.html").write_text(html_report(report), encoding="utf-8")
     (out / "report.json").write_text(report.model_dump_json(indent=1), encoding="utf-8")
     print(f"wrote {out / 'report.html'} and {out / 'report.json'}")

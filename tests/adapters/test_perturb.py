@@ -110,6 +110,18 @@ def test_unknown_perturbation_is_one_line(capsys) -> None:
         ShopEnv(observation_mode="text", perturb="banner")
 
 
+@pytest.mark.parametrize("argv", [["eval", "--agent", "rule", "--goals", "0:1"], ["serve", "--skin", "amazon"],
+                                  ["eval", "--adapter", "browser", "--perturb", "banner", "--goals", "0:1"]])
+def test_a_negative_seed_is_one_line(argv: list[str], capsys) -> None:
+    """``--seed -1`` is refused by the parser: it was a pydantic traceback (PerturbSpec's seed, even without
+    --perturb) or gymnasium's "Seed must be greater or equal to zero" traceback."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--seed", "-1"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--seed: must be 0 or more, got -1" in err and "Traceback" not in err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["amazon", "ebay", "generic"])
 def test_browser_clicks_through_perturbed_pages(name: str, bundled_shop: Shop, chromium_path,
