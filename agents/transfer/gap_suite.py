@@ -59,9 +59,11 @@ class Drop(BaseModel):
 
     @classmethod
     def of(cls, base: list[float], other: list[float], *, paired: bool, seed: int) -> Drop:
-        """``mean(base) - mean(other)`` in points (rewards in 0..1), rounded to a tenth."""
+        """``mean(base) - mean(other)`` in points (rewards in 0..1), unrounded: the predicted drop averages
+        these and Spearman ranks them, and rounding first makes ties that are not there (the reports round).
+        """
         points, low, high = drop_interval(base, other, paired=paired, seed=seed)
-        return cls(points=round(points, 1), low=round(low, 1), high=round(high, 1))
+        return cls(points=points, low=low, high=high)
 
 
 class ConditionResult(BaseModel):
@@ -163,7 +165,7 @@ def run_agent(spec: str, shop: Shop, conds: list[Condition], goals: int, *, seed
                                     success=round(100 * sum(map(_success, played[c.name])) / len(rewards), 1),
                                     drop=Drop.of(base, rewards, paired=True, seed=seed)))
     predicted = [r.drop.points for r in rows if r.kind != "sim"]
-    gap = AgentGap(agent=spec, goals=goals, rows=rows, predicted_drop=round(sum(predicted) / max(1, len(predicted)), 1))
+    gap = AgentGap(agent=spec, goals=goals, rows=rows, predicted_drop=sum(predicted) / max(1, len(predicted)))
     if real is not None and work is not None:
         suite = run_suite(name, real, work / spec.replace("+", "_"), tasks=tasks, seed=seed, max_steps=max_steps,
                           sim_goals=0, agent_options=options)
