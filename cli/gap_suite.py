@@ -26,6 +26,8 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
     from shopsim.agents.transfer.suite import load_tasks
     from shopsim.errors import ConfigError
 
+    if args.max_steps < 1 or args.tasks_limit < 0:  # -1 steps scored every condition 0; -1 tasks dropped the last
+        raise ConfigError("--max-steps must be at least 1 and --tasks-limit at least 0")
     agents = args.agent or list(DEFAULT_AGENTS)
     for spec in agents:
         check_agent(*agent_spec(spec)[:1], args.seed, agent_spec(spec)[1])  # an unknown agent fails in one line

@@ -92,6 +92,8 @@ def max_steps_for(args: argparse.Namespace, profile: Profile) -> int:
     if args.interaction_mode != "single_turn" and not profile.episode_rules:
         raise ConfigError(f"--interaction-mode {args.interaction_mode} is a shopsim-v8 mode; "
                           f"profile {profile.name} has single-turn episodes only")
+    if args.max_steps is not None and args.max_steps < 1:  # 0 used to mean the default, -1 no step at all
+        raise ConfigError(f"--max-steps {args.max_steps}: an episode needs at least 1 step")
     limit = MAX_ACTIONS[args.interaction_mode] if profile.episode_rules else profile.default_max_actions
     return int(args.max_steps or limit or 15)
 

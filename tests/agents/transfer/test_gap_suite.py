@@ -102,7 +102,8 @@ def test_agent_options_read_ascii_ints_only() -> None:
 
 
 @pytest.mark.parametrize("flags", [["--agent", "heuristic+max_candidates=\u00b2"], ["--perturb-skin", "random"],
-                                   ["--out", "FILE"], ["--out", "FILE/below"]])
+                                   ["--out", "FILE"], ["--out", "FILE/below"], ["--max-steps", "-1"],
+                                   ["--tasks-limit", "-1"]])
 def test_cli_refusals_are_one_line(flags: list[str], tmp_path, capsys) -> None:
     """Bad flags end in one line and exit 2 before the suite runs (``--out`` on a file used to be a
     FileExistsError traceback after the whole run; ``--perturb-skin random`` said "Did you mean 'random'")."""
