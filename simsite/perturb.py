@@ -195,7 +195,8 @@ def _lazy(html: str, state: PageState, rng: random.Random, spec: PerturbSpec) ->
     return _lazy_cards(out, rng) if state.page_type == "results" else out
 
 
-_MONEY = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})")
+#: A dollar amount, with eBay's ``US `` before it (``US 1.234,56 €`` is no shop's way of writing euros).
+_MONEY = re.compile(r"(?:US )?\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})")
 _SEPARATORS = {"de": (".", ","), "fr": ("\u202f", ","), "en": (",", ".")}
 
 
@@ -278,7 +279,7 @@ _VALUED = ("locale", "labels")
 CHANGES: dict[str, tuple[str, ...]] = {
     "sponsored": ("results",), "count": ("results",), "order": ("results",),
     "price_range": ("results", "product.price"), "out_of_stock": (), "lazy": ("results",), "banner": (),
-    "locale": ("results", "product.price"), "labels": (),
+    "locale": (), "labels": (),
 }
 
 

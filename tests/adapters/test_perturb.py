@@ -18,7 +18,7 @@ from shopsim.simsite.skins import SKINS, get_skin
 from shopsim.simsite.web import create_app
 from tests.adapters.test_skins import _play
 
-SPECS = [n + ("=de" if n in ("locale", "labels") else "") for n in PERTURBATIONS]
+SPECS = [*(n + ("=de" if n in ("locale", "labels") else "") for n in PERTURBATIONS), "locale=fr"]
 
 
 @pytest.fixture(scope="module")
