@@ -124,7 +124,10 @@ IMPORT_TIMEOUT_S = 120.0
 
 
 def _check_user_agent(name: str, options: dict[str, Any], conn: Connection) -> None:
-    """In a spawned process: import a user's agent and check its options; send None or the one-line error."""
+    """In a spawned process: import a user's agent and check its options; send None or the one-line error
+    (after ``True``: the process started, so an end of file from here on is the agent module's doing).
+    """
+    conn.send(True)
     try:
         obj = _user_object(name)
         if not callable(obj):
@@ -148,13 +151,18 @@ def _check_in_child(name: str, options: dict[str, Any]) -> str | None:
     proc = ctx.Process(target=_check_user_agent, args=(name, options, send), daemon=True)
     proc.start()
     send.close()  # the child holds the only writer: its exit reads as end of file here
+    started = False
     try:
-        if not recv.poll(IMPORT_TIMEOUT_S):
+        started = recv.poll(IMPORT_TIMEOUT_S) and recv.recv()
+        if not started or not recv.poll(IMPORT_TIMEOUT_S):
             return f"agent {name!r}: importing it took longer than {IMPORT_TIMEOUT_S:g} s; refused"
         answer: str | None = recv.recv()
         return answer
     except EOFError:
         proc.join(5)
+        if not started:  # spawn imports the calling script again: an unguarded main() call runs there too
+            return (f"agent {name!r}: the process that checks it ended as it started (exit code {proc.exitcode}); "
+                    "a script that calls shopsim.cli.main needs the call under `if __name__ == \"__main__\":`")
         return (f"agent {name!r}: importing it ended the process (exit code {proc.exitcode}) before it could be "
                 "checked; an agent's module must not exit when it is imported")
     finally:

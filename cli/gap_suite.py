@@ -26,6 +26,8 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
     from shopsim.agents.transfer.suite import load_tasks
     from shopsim.errors import ConfigError
 
+    if args.max_steps < 1 or args.tasks_limit < 0:  # -1 steps scored every condition 0; -1 tasks dropped the last
+        raise ConfigError("--max-steps must be at least 1 and --tasks-limit at least 0")
     agents = args.agent or list(DEFAULT_AGENTS)
     for spec in agents:
         check_agent(*agent_spec(spec)[:1], args.seed, agent_spec(spec)[1])  # an unknown agent fails in one line
@@ -40,14 +42,17 @@ def cmd_gap_suite(args: argparse.Namespace) -> int:
         tasks = tasks[: args.tasks_limit]
     if "browser" not in get_profile(args.profile).adapters:  # skins draw the HTML shop's pages
         raise ConfigError("gap-suite runs the webshop profile (the skins draw WebShop's pages)")
+    out = Path(args.out)
+    try:  # made now: a file in its place is found before the suite runs, not after
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"--out {out}: cannot make the report folder ({exc.strerror or exc})") from None
     shop = cast("Shop", load_shop(args))
     with tempfile.TemporaryDirectory(prefix="shopsim-gap-") as tmp:
         report = run_gap_suite(agents, shop, goals=args.goals, seed=args.seed, max_steps=args.max_steps,
                                perturb_skin=args.perturb_skin, perturbs=perturbs, real=real, work=Path(tmp),
                                tasks=tasks)
     print(text_report(report))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "report.html").write_text(html_report(report), encoding="utf-8")
     (out / "report.json").write_text(report.model_dump_json(indent=1), encoding="utf-8")
     print(f"wrote {out / 'report.html'} and {out / 'report.json'}")

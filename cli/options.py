@@ -13,7 +13,20 @@ from shopsim.simsite.shop import ShopConfig
 from shopsim.v8.runtime import MAX_ACTIONS
 
 __all__ = ["agent_options", "agent_timeout_arg", "agent_timeouts", "engine_extra", "listen_args", "load_shop",
-           "max_steps_for", "print_table", "run_server", "shop_args"]
+           "max_steps_for", "print_table", "run_server", "seed_arg", "shop_args"]
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: an int of at least 0, refused by argparse in one line (gymnasium, numpy's generators and
+    the perturbation spec refuse a negative seed with a traceback of their own).
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 def shop_args(p: argparse.ArgumentParser) -> None:
@@ -28,7 +41,7 @@ def shop_args(p: argparse.ArgumentParser) -> None:
                         "catalog; shopsim-v8: the bundled catalog)")
     p.add_argument("--num-products", type=int, default=None, help="use only the first N products")
     p.add_argument("--human-goals", action="store_true", help="use human-written goals instead of synthetic ones")
-    p.add_argument("--seed", type=int, default=0, help="seed for prices, price limits and goal draws")
+    p.add_argument("--seed", type=seed_arg, default=0, help="seed for prices, price limits and goal draws")
     p.add_argument("--engine", default=None,
                    help="search engine: webshop: lucene (default: WebShop's own rankings), bm25 or rank-bm25; "
                         "shopsim-v8: numpy (default) or fts5")
@@ -79,6 +92,8 @@ def max_steps_for(args: argparse.Namespace, profile: Profile) -> int:
     if args.interaction_mode != "single_turn" and not profile.episode_rules:
         raise ConfigError(f"--interaction-mode {args.interaction_mode} is a shopsim-v8 mode; "
                           f"profile {profile.name} has single-turn episodes only")
+    if args.max_steps is not None and args.max_steps < 1:  # 0 used to mean the default, -1 no step at all
+        raise ConfigError(f"--max-steps {args.max_steps}: an episode needs at least 1 step")
     limit = MAX_ACTIONS[args.interaction_mode] if profile.episode_rules else profile.default_max_actions
     return int(args.max_steps or limit or 15)
 

@@ -17,16 +17,19 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import random
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Literal
 
+from markupsafe import escape
 from pydantic import BaseModel, ConfigDict, Field
 
 from shopsim.errors import ConfigError
 from shopsim.page import PageState
+from shopsim.simsite.html import script_json
 from shopsim.simsite.models import Product
 from shopsim.simsite.skins import Render, Skin
 
@@ -192,7 +195,8 @@ def _lazy(html: str, state: PageState, rng: random.Random, spec: PerturbSpec) ->
     return _lazy_cards(out, rng) if state.page_type == "results" else out
 
 
-_MONEY = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})")
+#: A dollar amount, with eBay's ``US `` before it (``US 1.234,56 €`` is no shop's way of writing euros).
+_MONEY = re.compile(r"(?:US )?\$\s?(\d{1,3}(?:,\d{3})*|\d+)\.(\d{2})")
 _SEPARATORS = {"de": (".", ","), "fr": ("\u202f", ","), "en": (",", ".")}
 
 
@@ -202,12 +206,33 @@ def _local_money(m: re.Match[str], locale: str) -> str:
     return f"${whole}.{m.group(2)}" if locale == "en" else f"{whole}{decimal}{m.group(2)}\u00a0€"
 
 
+def _catalog_forms(state: PageState) -> list[str]:
+    """The catalog's own texts that quote a dollar amount, as the skins write them (HTML-escaped, and inside the
+    generic skin's JSON-LD), longest first: a seller's "Save $150.00" is not a price the shop shows.
+    """
+    p = state.product
+    texts = [c.title for c in state.results]
+    if p is not None:
+        texts += [p.title, p.description, *p.bullet_points, *(v for vals in p.options.values() for v in vals)]
+    forms: set[str] = set()
+    for text in (t for t in texts if _MONEY.search(t)):
+        forms.update((str(escape(text)), str(script_json(json.dumps(text, ensure_ascii=False)[1:-1]))))
+    return sorted(forms, key=len, reverse=True)
+
+
 def _locale(html: str, state: PageState, rng: random.Random, spec: PerturbSpec) -> str:
-    """Prices in the locale's number and currency format (``$1,234.56`` -> ``1.234,56 €`` for ``de``)."""
+    """Prices in the locale's number and currency format (``$1,234.56`` -> ``1.234,56 €`` for ``de``); the
+    catalog's own words stay as written (set aside while the prices are rewritten).
+    """
     locale = spec.locale or "en"
     if locale == "en":
         return html
+    kept = _catalog_forms(state)
+    for i, form in enumerate(kept):
+        html = html.replace(form, f"\x01{i}\x01")
     html = _MONEY.sub(lambda m: _local_money(m, locale), html)
+    for i, form in enumerate(kept):
+        html = html.replace(f"\x01{i}\x01", form)
     html = html.replace('<span class="a-price-symbol">$</span>', '<span class="a-price-symbol">€</span>')
     html = html.replace('<span class="a-price-decimal">.</span>', '<span class="a-price-decimal">,</span>')
     return html.replace('"priceCurrency": "USD"', '"priceCurrency": "EUR"')
@@ -254,7 +279,7 @@ _VALUED = ("locale", "labels")
 CHANGES: dict[str, tuple[str, ...]] = {
     "sponsored": ("results",), "count": ("results",), "order": ("results",),
     "price_range": ("results", "product.price"), "out_of_stock": (), "lazy": ("results",), "banner": (),
-    "locale": ("results", "product.price"), "labels": (),
+    "locale": (), "labels": (),
 }
 
 

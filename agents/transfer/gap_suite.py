@@ -12,6 +12,7 @@ of predicted and real drops.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,9 @@ from shopsim.simsite.shop import Shop
 from shopsim.simsite.skins import PLAIN_SKIN, SKINS, get_skin
 
 __all__ = ["AgentGap", "Condition", "ConditionResult", "Drop", "GapReport", "agent_spec", "conditions", "run_gap_suite"]
+
+#: An option value read as an int: ASCII digits only (``str.isdigit`` also takes ``²``, which ``int`` refuses).
+_INT = re.compile(r"-?[0-9]+")
 
 #: The agents the suite compares by default: the rule agent, the heuristic and a variant, random.
 DEFAULT_AGENTS = ("rule", "heuristic", "heuristic+max_candidates=1", "random")
@@ -55,9 +59,11 @@ class Drop(BaseModel):
 
     @classmethod
     def of(cls, base: list[float], other: list[float], *, paired: bool, seed: int) -> Drop:
-        """``mean(base) - mean(other)`` in points (rewards in 0..1), rounded to a tenth."""
+        """``mean(base) - mean(other)`` in points (rewards in 0..1), unrounded: the predicted drop averages
+        these and Spearman ranks them, and rounding first makes ties that are not there (the reports round).
+        """
         points, low, high = drop_interval(base, other, paired=paired, seed=seed)
-        return cls(points=round(points, 1), low=round(low, 1), high=round(high, 1))
+        return cls(points=points, low=low, high=high)
 
 
 class ConditionResult(BaseModel):
@@ -99,12 +105,14 @@ def agent_spec(text: str) -> tuple[str, dict[str, Any]]:
         key, sep, value = part.partition("=")
         if not sep or not key:
             raise ConfigError(f"agent {text!r}: options are NAME+KEY=VALUE, got {part!r}")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
+        options[key] = int(value) if _INT.fullmatch(value) else value
     return name, options
 
 
 def conditions(perturb_skin: str = "amazon", perturbs: list[str] | None = None) -> list[Condition]:
     """The sim, every skin but WebShop's own, and each perturbation (and ``random``) over ``perturb_skin``."""
+    if perturb_skin == "random":  # a choice of --skin (a skin per session), not one skin to perturb
+        raise ConfigError(f"--perturb-skin takes one skin, not 'random': use one of {', '.join(SKINS)}")
     get_skin(perturb_skin)
     out = [Condition(name="sim", kind="sim")]
     out += [Condition(name=f"skin:{s}", kind="skin", skin=s) for s in SKINS if s != PLAIN_SKIN]
@@ -157,7 +165,7 @@ def run_agent(spec: str, shop: Shop, conds: list[Condition], goals: int, *, seed
                                     success=round(100 * sum(map(_success, played[c.name])) / len(rewards), 1),
                                     drop=Drop.of(base, rewards, paired=True, seed=seed)))
     predicted = [r.drop.points for r in rows if r.kind != "sim"]
-    gap = AgentGap(agent=spec, goals=goals, rows=rows, predicted_drop=round(sum(predicted) / max(1, len(predicted)), 1))
+    gap = AgentGap(agent=spec, goals=goals, rows=rows, predicted_drop=sum(predicted) / max(1, len(predicted)))
     if real is not None and work is not None:
         suite = run_suite(name, real, work / spec.replace("+", "_"), tasks=tasks, seed=seed, max_steps=max_steps,
                           sim_goals=0, agent_options=options)

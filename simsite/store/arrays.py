@@ -16,6 +16,7 @@ this process's memory, and a ``pread`` of a truncated file returns fewer bytes, 
 
 from __future__ import annotations
 
+import math
 import os
 import tokenize
 import weakref
@@ -60,6 +61,8 @@ def _read_header(f: BinaryIO, path: Path) -> tuple[tuple[int, ...], bool, np.dty
         shape, fortran, dtype = read_header(f)
         if dtype.hasobject:
             raise ValueError("object arrays are not stored")
+        if any(d < 0 for d in shape):  # numpy's header parser takes them; os.pread and len() do not
+            raise ValueError(f"negative dimension in shape {shape}")
         return shape, fortran, dtype
     except (ValueError, SyntaxError, TypeError, OverflowError, EOFError, OSError, tokenize.TokenError) as exc:
         raise DataError(f"{path}: not a readable .npy array ({' '.join(str(exc).split())[:200]}); "
@@ -78,7 +81,7 @@ def load_array(path: Path) -> np.ndarray:
     """
     with open_data_file(path) as f:
         shape, fortran, dtype = _read_header(f, path)
-        count = int(np.prod(shape, dtype=np.int64))
+        count = math.prod(shape)  # Python ints: a damaged header's (2**32, 2**32) must not wrap to 0 in int64
         _check_length(f, path, count * dtype.itemsize)
         raw = read_exact(f.fileno(), path, count * dtype.itemsize, f.tell())
     return np.frombuffer(raw, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")

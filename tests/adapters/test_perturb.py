@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shopsim.adapters.env import ShopEnv
-from shopsim.adapters.skin_readback import mismatch, read_back, seeded_episode
+from shopsim.adapters.skin_readback import mismatch, read_back, seeded_episode, view
 from shopsim.adapters.sources import InProcessSource
 from shopsim.cli import main
 from shopsim.errors import ConfigError
@@ -18,7 +18,7 @@ from shopsim.simsite.skins import SKINS, get_skin
 from shopsim.simsite.web import create_app
 from tests.adapters.test_skins import _play
 
-SPECS = [n + ("=de" if n in ("locale", "labels") else "") for n in PERTURBATIONS]
+SPECS = [*(n + ("=de" if n in ("locale", "labels") else "") for n in PERTURBATIONS), "locale=fr"]
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +53,53 @@ def test_changed_facts_read_back_as_the_page_shows_them(spec: str, pages, bundle
     if spec == "sponsored":
         results = next(read_back(skin, drawn.render(s, None), s.url) for s in pages if s.page_type == "results")
         assert results.results[0].sponsored and results.results[0].id in {r.id for r in results.results[1:]}
+
+
+def _with_dollars(state: PageState) -> PageState:
+    """``state`` with catalog text that quotes a price ("Save $150.00", as 2 of webshop-small's 1,000 products do)."""
+    text = " Save $1,150.00 and $5.00 today "
+    cards = [c.model_copy(update={"title": c.title + text}) for c in state.results]
+    product = state.product
+    if product is not None:
+        axes = {a: [*vals, "$5.00 gift"] for a, vals in product.options.items()}
+        product = product.model_copy(update={"title": product.title + text, "description": product.description + text,
+                                             "bullet_points": [*product.bullet_points, text], "options": axes})
+    return state.model_copy(update={"results": cards, "product": product})
+
+
+@pytest.mark.parametrize("skin", ["amazon", "ebay", "generic"])
+def test_locale_leaves_the_catalogs_own_words(skin: str, pages, bundled_shop: Shop) -> None:
+    """``locale=de`` reformats the prices the page shows, not a "$150.00" in a title, bullet, description or option
+    value: those read back as the catalog has them (they were rewritten to "150,00 €", a change CHANGES does not
+    name; the results are compared but for their prices, which the locale does change)."""
+    drawn = perturbed_skin(get_skin(skin), parse_perturb("locale=de", seed=0))
+    checked = euros = 0
+    for s in map(_with_dollars, pages):
+        if s.page_type not in ("results", "item", "item_detail"):
+            continue
+        html = drawn.render(s, None)
+        euros += "\u20ac" in html  # the prices shown still change
+        assert mismatch(s, html, drawn, CHANGES["locale"]) is None
+        cards = [view(state, drawn).get("results", []) for state in (s, read_back(drawn, html, s.url))]
+        assert [r[:2] for r in cards[0]] == [r[:2] for r in cards[1]]
+        checked += 1
+    assert checked > 10 and euros > 10
+
+
+@pytest.mark.parametrize("skin", ["amazon", "ebay", "generic"])
+def test_lazy_cards_read_back_as_the_first_of_the_sims(skin: str, pages, bundled_shop: Shop) -> None:
+    """``lazy`` leaves ``results`` out of the comparison above; what a static reader sees is still checked: the
+    sim's first cards, in order, at least two of them, and fewer than all on some page."""
+    drawn = perturbed_skin(get_skin(skin), parse_perturb("lazy", seed=3))
+    shorter = 0
+    for s in pages:
+        if s.page_type != "results":
+            continue
+        want = view(s, drawn)["results"]
+        got = view(read_back(drawn, drawn.render(s, bundled_shop.products), s.url), drawn)["results"]
+        assert got == want[:len(got)] and len(got) >= min(2, len(want))
+        shorter += len(got) < len(want)
+    assert shorter > 0
 
 
 @pytest.mark.parametrize("spec", [*SPECS, "random"])
@@ -108,6 +155,18 @@ def test_unknown_perturbation_is_one_line(capsys) -> None:
     assert err.startswith("shopsim: error: unknown perturbation 'popups'") and "\n" not in err
     with pytest.raises(ConfigError, match="draws the html observation"):
         ShopEnv(observation_mode="text", perturb="banner")
+
+
+@pytest.mark.parametrize("argv", [["eval", "--agent", "rule", "--goals", "0:1"], ["serve", "--skin", "amazon"],
+                                  ["eval", "--adapter", "browser", "--perturb", "banner", "--goals", "0:1"]])
+def test_a_negative_seed_is_one_line(argv: list[str], capsys) -> None:
+    """``--seed -1`` is refused by the parser: it was a pydantic traceback (PerturbSpec's seed, even without
+    --perturb) or gymnasium's "Seed must be greater or equal to zero" traceback."""
+    with pytest.raises(SystemExit) as exit_:
+        main([*argv, "--seed", "-1"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--seed: must be 0 or more, got -1" in err and "Traceback" not in err
 
 
 @pytest.mark.slow

@@ -276,3 +276,20 @@ def test_shopsim_serve_survives_a_store_file_truncated_under_it(stores: tuple[Pa
     finally:
         served.proc.terminate()
         served.proc.wait(30)
+
+
+@pytest.mark.parametrize("shape", [(-1,), (3, -1), (2**32, 2**32), (2**31, 2**31, 4)])
+def test_an_npy_header_with_a_negative_or_wrapping_shape_is_a_data_error(shape: tuple[int, ...], tmp_path: Path) -> None:
+    """numpy's header parser takes a negative dimension, and ``np.prod`` in int64 wraps ``2**32 * 2**32`` to 0:
+    they were an OSError (``pread`` of a negative size), a ValueError from ``len`` and a failed reshape of 0 values.
+    (A store's hashes and stamps refuse such a file first; these readers must not depend on that.)"""
+    from shopsim.simsite.store.arrays import StoredArray, load_array
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<i8", "fortran_order": False, "shape": shape})
+    path = tmp_path / "damaged.npy"
+    path.write_bytes(header.getvalue() + bytes(64))
+    with pytest.raises(DataError, match=r"damaged\.npy"):
+        load_array(path)
+    with pytest.raises(DataError, match=r"damaged\.npy"):
+        StoredArray(path)

@@ -9,6 +9,9 @@ with one line, exit 2 and an aborted summary. Run through the real CLI with agen
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +220,21 @@ def test_an_agent_module_that_exits_while_imported_is_refused_in_one_line(tmp_pa
         assert "called sys.exit(0)" in results[f"{cmd} sys_exits_on_import"][2]
         assert "raised RuntimeError: no agents today" in results[f"{cmd} raises_on_import"][2]
     assert not (tmp_path / "exits_on_import" / "summary.json").exists()  # refused before the run began
+
+
+@pytest.mark.slow
+def test_a_script_without_a_main_guard_is_told_so(tmp_path: Path) -> None:
+    """A script that calls ``shopsim.cli.main`` at its top level is imported again by the spawned check, whose own
+    call dies as it starts: that used to be blamed on the agent ("an agent's module must not exit when it is
+    imported", about a module that does nothing of the kind); the line now names the missing guard."""
+    (tmp_path / "quiet_agent.py").write_text("class Agent:\n    def reset(self, seed=None): pass\n"
+                                             "    def act(self, observation, valid_actions, info=None):\n"
+                                             "        return 'search[shoes]'\n")
+    (tmp_path / "unguarded.py").write_text("from shopsim.cli import main\n"
+                                           "raise SystemExit(main(['run', '--agent', 'quiet_agent:Agent', '--goals', '0:1']))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "unguarded.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=180)
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode == 2 and 'needs the call under `if __name__ == "__main__":`' in last, done.stderr
+    assert "must not exit when it is imported" not in done.stderr

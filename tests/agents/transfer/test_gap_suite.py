@@ -12,7 +12,15 @@ from conftest import REAL_PAGES, needs_shared
 
 from shopsim.agents.transfer.gap_report import html_report, text_report
 from shopsim.agents.transfer.gap_stats import drop_interval, ranks, spearman
-from shopsim.agents.transfer.gap_suite import conditions, run_gap_suite
+from shopsim.agents.transfer.gap_suite import (
+    AgentGap,
+    ConditionResult,
+    Drop,
+    GapReport,
+    agent_spec,
+    conditions,
+    run_gap_suite,
+)
 from shopsim.agents.transfer.suite import load_tasks
 from shopsim.cli import main
 from shopsim.simsite.shop import Shop
@@ -75,6 +83,37 @@ def test_cli_refuses_an_unknown_perturbation(tmp_path, capsys) -> None:
     assert main(["gap-suite", "--agent", "rule", "--perturb", "popup", "--no-real", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("shopsim: error: unknown perturbation 'popup'") and "\n" not in err
+
+
+def test_drops_are_not_rounded_before_they_are_ranked() -> None:
+    """Agents 0.04 points apart are not a tie: a drop keeps its precision (it was rounded to a tenth, and
+    the predicted drop was a mean of rounded drops, before Spearman ranked them); the reports round."""
+    one = Drop.of([1.0, 0.0, 0.0], [0.0, 0.0, 0.0], paired=True, seed=0)
+    assert one.points == pytest.approx(100 / 3)
+    assert "+33.3" in text_report(GapReport(seed=0, goals=3, perturb_skin="amazon", spearman=None, agents=[
+        AgentGap(agent="x", goals=3, rows=[ConditionResult(condition="sim", kind="sim", score=1, success=0, drop=one)],
+                 predicted_drop=one.points)]))
+
+
+def test_agent_options_read_ascii_ints_only() -> None:
+    """``²`` is a digit to ``str.isdigit`` but not to ``int``: it stays text (it was a ValueError traceback)."""
+    assert agent_spec("heuristic+max_candidates=-3+mode=x") == ("heuristic", {"max_candidates": -3, "mode": "x"})
+    assert agent_spec("heuristic+max_candidates=\u00b2") == ("heuristic", {"max_candidates": "\u00b2"})
+
+
+@pytest.mark.parametrize("flags", [["--agent", "heuristic+max_candidates=\u00b2"], ["--perturb-skin", "random"],
+                                   ["--out", "FILE"], ["--out", "FILE/below"], ["--max-steps", "-1"],
+                                   ["--tasks-limit", "-1"]])
+def test_cli_refusals_are_one_line(flags: list[str], tmp_path, capsys) -> None:
+    """Bad flags end in one line and exit 2 before the suite runs (``--out`` on a file used to be a
+    FileExistsError traceback after the whole run; ``--perturb-skin random`` said "Did you mean 'random'")."""
+    (tmp_path / "file").write_text("x")
+    argv = ["gap-suite", "--agent", "rule", "--goals", "1", "--perturb", "banner", "--no-real", "--out",
+            str(tmp_path / "out"), *[f.replace("FILE", str(tmp_path / "file")) for f in flags]]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("shopsim: error:") and "\n" not in err and "Did you mean 'random'" not in err
+    assert (tmp_path / "file").read_text() == "x"
 
 
 def test_read_back_path_keeps_the_rule_agents_rewards(bundled_shop: Shop) -> None:
