@@ -138,7 +138,7 @@ def create_openenv_app(shop: ShopLike, *, observation_mode: ObservationMode = "t
     ``session_ttl_s`` idle), ``/reset``, ``/step``, ``/state``, ``/schema``, ``/health``; ``web`` adds
     OpenEnv's Gradio playground at ``/web`` (one environment shared by its users, beside the sessions).
     """
-    if max_sessions < 1 or (session_ttl_s is not None and session_ttl_s <= 0):
+    if max_sessions < 1 or (session_ttl_s is not None and not session_ttl_s > 0):
         raise ConfigError("max_sessions and session_ttl_s must be positive")
     ShopsimEnvironment(shop, observation_mode=observation_mode).close()  # a bad mode fails here, not per session
 
