@@ -69,6 +69,10 @@ class ShopsimEnvironment(Environment[ShopAction, ShopObservation, ShopState]):
         if unknown:
             raise ConfigError(f"reset option(s) {', '.join(unknown)} unknown to profile {self._state.profile}: "
                               f"use {', '.join(sorted(self._options))}, seed or episode_id")
+        for key in ("goal", "task_id"):  # JSON from any client: "x" was a 500, 3.5 and true played goals 3 and 1
+            value = options.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ConfigError(f"{key} must be an integer (got {value!r:.40})")
         if seed is None and not self._seeded:
             seed = 0  # a session's goal draws are a seeded stream, like every random choice in shopsim
         self._seeded = True
