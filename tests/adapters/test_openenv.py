@@ -220,6 +220,8 @@ def test_v8_episode_through_openenv_equals_the_in_process_one(v8_url: str, bundl
         assert after.error and after.done
         with pytest.raises(RuntimeError, match="unknown to profile shopsim-v8"):
             env.reset(task_id=task.task_id, colour="red")
+        with pytest.raises(RuntimeError, match="pass goal or task_id, not both"):  # task_id silently won
+            env.reset(task_id=task.task_id, goal=0)
         env.reset(task_id=task.task_id)
         env.step(result.actions[0])
         ended = env.step(ShopAction(terminate="generation_length"))  # the runtime's end, as ShopEnv.terminate
