@@ -98,11 +98,16 @@ class McpEpisode:
         code = getattr(feedback, "code", "ok")
         if code != "ok":
             counted = " (the step counted, as shopsim-v8's runtime counts it)" if self.v8 else ""
-            raise ActionError(f"{tool} {argument!r} refused: {getattr(feedback, 'message', '') or code}{counted}")
+            raise ActionError(f"{tool} {_quoted(argument)} refused: {getattr(feedback, 'message', '') or code}{counted}")
         return self.view()
 
 
 _ARGUMENT = {"search": "query", "click": "value", "ask": "question"}
+
+
+def _quoted(text: str, limit: int = 80) -> str:
+    """``text`` quoted for an error line, cut at ``limit`` characters: a client's 100 kB argument is not echoed."""
+    return repr(text[:limit]) + ("..." if len(text) > limit else "")
 
 
 def _check_webshop(tool: str, argument: str, valid: dict[str, Any]) -> None:
@@ -118,7 +123,7 @@ def _check_webshop(tool: str, argument: str, valid: dict[str, Any]) -> None:
     clicks = list(valid.get("clickables") or [])
     if argument.lower() not in (c.lower() for c in clicks):
         shown = ", ".join(repr(c) for c in clicks[:20]) + (" ..." if len(clicks) > 20 else "")
-        raise ActionError(f"click {argument!r} is not on this page; clickable: {shown or 'nothing'}")
+        raise ActionError(f"click {_quoted(argument)} is not on this page; clickable: {shown or 'nothing'}")
 
 
 class EpisodeStore:
@@ -156,6 +161,8 @@ class EpisodeStore:
             raise ConfigError("task_id names a shopsim-v8 task: pass profile='shopsim-v8', or goal for webshop")
         if goal is not None and task_id is not None:
             raise ConfigError("pass goal or task_id, not both")
+        if seed < 0:  # the env's own refusal is not a ShopsimError: the SDK would hide its message
+            raise ConfigError(f"seed must be a non-negative integer (got {seed})")
         if interaction_mode != "single_turn" and get_profile(profile).goal_kind != "task":
             raise ConfigError(f"interaction_mode {interaction_mode!r} is a shopsim-v8 mode; webshop is single-turn")
         shop = self.shop(profile)
@@ -196,7 +203,7 @@ class EpisodeStore:
                     raise SessionError("no episode in this MCP session: call start_episode first")
             episode = self._episodes.get(episode_id)
             if episode is None or (episode.owner is not None and episode.owner != owner):
-                raise SessionError(f"unknown episode_id {episode_id!r}: call start_episode (episodes belong to the "
+                raise SessionError(f"unknown episode_id {_quoted(episode_id)}: call start_episode (episodes belong to the "
                                    "session that started them)")
             self._episodes.move_to_end(episode_id)
             return episode

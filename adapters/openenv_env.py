@@ -65,10 +65,7 @@ class ShopsimEnvironment(Environment[ShopAction, ShopObservation, ShopState]):
 
     def reset(self, seed: int | None = None, episode_id: str | None = None, **options: Any) -> ShopObservation:
         """Start an episode; raises ConfigError for an unknown goal, task or option."""
-        unknown = sorted(set(options) - self._options)
-        if unknown:
-            raise ConfigError(f"reset option(s) {', '.join(unknown)} unknown to profile {self._state.profile}: "
-                              f"use {', '.join(sorted(self._options))}, seed or episode_id")
+        self._check_options(options)
         if seed is None and not self._seeded:
             seed = 0  # a session's goal draws are a seeded stream, like every random choice in shopsim
         self._seeded = True
@@ -78,6 +75,19 @@ class ShopsimEnvironment(Environment[ShopAction, ShopObservation, ShopState]):
                                 profile=self._state.profile, goal_index=info["goal_index"],
                                 instruction=info["instruction"], page_type=info["page_state"].page_type)
         return self._observation(text, 0.0, False, False, info)
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        """Reset options as any JSON client may send them: known names, integer ids, not both ids."""
+        unknown = sorted(set(options) - self._options)
+        if unknown:
+            raise ConfigError(f"reset option(s) {', '.join(unknown)} unknown to profile {self._state.profile}: "
+                              f"use {', '.join(sorted(self._options))}, seed or episode_id")
+        for key in ("goal", "task_id"):  # JSON from any client: "x" was a 500, 3.5 and true played goals 3 and 1
+            value = options.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise ConfigError(f"{key} must be an integer (got {value!r:.40})")
+        if options.get("goal") is not None and options.get("task_id") is not None:  # else task_id silently wins
+            raise ConfigError("pass goal or task_id, not both")
 
     def step(self, action: ShopAction, timeout_s: float | None = None, **kwargs: Any) -> ShopObservation:
         """Play one action; an action that cannot be played answers the unchanged page with ``error``."""
@@ -138,7 +148,7 @@ def create_openenv_app(shop: ShopLike, *, observation_mode: ObservationMode = "t
     ``session_ttl_s`` idle), ``/reset``, ``/step``, ``/state``, ``/schema``, ``/health``; ``web`` adds
     OpenEnv's Gradio playground at ``/web`` (one environment shared by its users, beside the sessions).
     """
-    if max_sessions < 1 or (session_ttl_s is not None and session_ttl_s <= 0):
+    if max_sessions < 1 or (session_ttl_s is not None and not session_ttl_s > 0):
         raise ConfigError("max_sessions and session_ttl_s must be positive")
     ShopsimEnvironment(shop, observation_mode=observation_mode).close()  # a bad mode fails here, not per session
 

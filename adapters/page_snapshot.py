@@ -16,6 +16,7 @@ from typing import Any
 from shopsim.adapters.browser_obs import context_options
 from shopsim.adapters.browser_source import find_browser
 from shopsim.adapters.screenshots import capture_png
+from shopsim.errors import SourceError
 from shopsim.page import PageState
 from shopsim.simsite.html import render_html
 
@@ -52,11 +53,19 @@ class PageSnapshotter:
         return png
 
     def _start(self) -> None:
+        """Start Playwright and Chromium; on failure stop Playwright again (a second ``start`` in this thread
+        would fail with "Sync API inside the asyncio loop") and say why in one line (the MCP tool error).
+        """
+        from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
 
-        self._pw = sync_playwright().start()
-        path = find_browser(self._explicit, headless=True)
-        browser = self._pw.chromium.launch(executable_path=path, headless=True)
+        pw = sync_playwright().start()
+        try:
+            browser = pw.chromium.launch(executable_path=find_browser(self._explicit, headless=True), headless=True)
+        except PlaywrightError as exc:
+            pw.stop()
+            raise SourceError(f"headless Chromium did not start: {str(exc).strip().splitlines()[0][:200]}") from None
+        self._pw = pw
         context = browser.new_context(**context_options(self.viewport))
         context.route(f"{ORIGIN}/**", self._answer)
         context.route(lambda url: not url.startswith(ORIGIN), lambda route: route.abort())

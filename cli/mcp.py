@@ -10,7 +10,7 @@ import argparse
 import signal
 import sys
 
-from shopsim.cli.options import load_shop, shop_args
+from shopsim.cli.options import load_shop, port_number, shop_args
 from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import ShopLike, open_shop
 from shopsim.simsite.shop import ShopConfig
@@ -20,6 +20,8 @@ __all__ = ["register"]
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve the MCP tools until the client hangs up (stdio) or SIGINT/SIGTERM (HTTP)."""
+    if args.max_steps is not None and args.max_steps < 1:  # else every episode would end at its first action
+        raise ConfigError(f"--max-steps must be positive (got {args.max_steps})")
     try:
         from shopsim.adapters.mcp_episodes import EpisodeStore
         from shopsim.adapters.mcp_server import build_server, check_host
@@ -66,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio",
                    help="stdio (default: a desktop client launches the command) or streamable HTTP at /mcp")
     p.add_argument("--host", default="127.0.0.1", help="http: address to listen on (loopback only, unless --allow-remote)")
-    p.add_argument("--port", type=int, default=8765, help="http: port (default 8765)")
+    p.add_argument("--port", type=port_number, default=8765, help="http: port (default 8765)")
     p.add_argument("--allow-remote", action="store_true",
                    help="http: allow a non-loopback --host (the server has no authentication)")
     p.add_argument("--max-steps", type=int, default=None,

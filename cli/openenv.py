@@ -20,7 +20,7 @@ DEFAULT_PORT = 8000
 
 def build_app(args: argparse.Namespace) -> tuple[Any, str]:
     """The OpenEnv app the command serves and its one-line banner."""
-    if args.max_sessions < 1 or args.session_ttl <= 0:
+    if args.max_sessions < 1 or not args.session_ttl > 0:  # not "<= 0": nan would pass
         raise ConfigError("--max-sessions and --session-ttl must be positive")
     try:
         from shopsim.adapters.openenv_env import create_openenv_app

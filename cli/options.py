@@ -13,7 +13,7 @@ from shopsim.simsite.shop import ShopConfig
 from shopsim.v8.runtime import MAX_ACTIONS
 
 __all__ = ["agent_options", "agent_timeout_arg", "agent_timeouts", "engine_extra", "listen_args", "load_shop",
-           "max_steps_for", "print_table", "run_server", "seed_arg", "shop_args"]
+           "max_steps_for", "port_number", "print_table", "run_server", "seed_arg", "shop_args"]
 
 
 def seed_arg(text: str) -> int:
@@ -47,10 +47,23 @@ def shop_args(p: argparse.ArgumentParser) -> None:
                         "shopsim-v8: numpy (default) or fts5")
 
 
+def port_number(text: str) -> int:
+    """``--port``'s type: 0-65535. Past that, uvicorn binds the port modulo 65536 (70000 -> 4464) while
+    the banner names the one asked for, so a client never finds the server.
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0-65535)")
+    return port
+
+
 def listen_args(p: argparse.ArgumentParser, *, port: int) -> None:
     """``--host`` (loopback unless asked: a shop server is for this machine's agents) and ``--port``, for the servers."""
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine only)")
-    p.add_argument("--port", type=int, default=port, help=f"port to listen on (default: {port})")
+    p.add_argument("--port", type=port_number, default=port, help=f"port to listen on (default: {port})")
 
 
 def run_server(app: Any, banner: str, args: argparse.Namespace, **server_kw: Any) -> int:

@@ -148,6 +148,9 @@ def test_bad_input_answers_an_error_never_a_crash(webshop_url: str) -> None:
         assert ended.error is not None and "shopsim-v8" in ended.error and ended.page_type == "results"
     r = httpx.post(f"{webshop_url}/reset", json={"goal": 99_999})
     assert r.status_code == 400 and "does not exist" in r.json()["detail"]
+    for goal in ("x", 3.5, True, [3]):  # not a goal index: a 400 saying so (a string was a 500, 3.5 played goal 3)
+        r = httpx.post(f"{webshop_url}/reset", json={"goal": goal})
+        assert r.status_code == 400 and "goal must be an integer" in r.json()["detail"], (goal, r.text)
     for bad in ({"actoin": "search[x]"}, {"action": 5}, {"terminate": "purchase"}):  # unknown field, wrong type, value
         assert httpx.post(f"{webshop_url}/step", json={"action": bad}).status_code == 422, bad
     meta = httpx.get(f"{webshop_url}/metadata").json()
@@ -217,6 +220,8 @@ def test_v8_episode_through_openenv_equals_the_in_process_one(v8_url: str, bundl
         assert after.error and after.done
         with pytest.raises(RuntimeError, match="unknown to profile shopsim-v8"):
             env.reset(task_id=task.task_id, colour="red")
+        with pytest.raises(RuntimeError, match="pass goal or task_id, not both"):  # task_id silently won
+            env.reset(task_id=task.task_id, goal=0)
         env.reset(task_id=task.task_id)
         env.step(result.actions[0])
         ended = env.step(ShopAction(terminate="generation_length"))  # the runtime's end, as ShopEnv.terminate

@@ -30,6 +30,7 @@ def test_without_the_extra_it_says_what_to_install() -> None:
 @pytest.mark.parametrize(("args", "says"), [
     (["--max-sessions", "0"], "--max-sessions and --session-ttl must be positive"),
     (["--session-ttl", "-1"], "--max-sessions and --session-ttl must be positive"),
+    (["--session-ttl", "nan"], "--max-sessions and --session-ttl must be positive"),  # nan <= 0 is False
     pytest.param(["--profile", "shopsim-v8", "--observation-mode", "html"], "observation_mode='text'",
                  marks=pytest.mark.slow),  # found once openenv-core is imported (seconds)
     pytest.param(["--num-products", "5", "--profile", "shopsim-v8"], "webshop options", marks=pytest.mark.slow),
@@ -37,3 +38,10 @@ def test_without_the_extra_it_says_what_to_install() -> None:
 def test_bad_options_are_one_line_and_exit_2(args: list[str], says: str) -> None:
     done = _run("openenv", *args)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr
+
+
+def test_a_port_past_65535_is_refused_not_wrapped() -> None:
+    """uvicorn binds port 70000 as 70000 % 65536 = 4464 while the banner says 70000: refused by argparse."""
+    done = _run("openenv", "--port", "70000")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines()[-1] == "shopsim openenv: error: argument --port: 70000 is not a port (0-65535)"
