@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any
 
 from shopsim.agents.registry import AGENTS, check_agent
 from shopsim.agents.reports.cost import parse_prices
@@ -14,6 +15,10 @@ from shopsim.errors import ConfigError
 from shopsim.simsite.perturb import parse_perturb
 from shopsim.simsite.skins import PLAIN_SKIN, SKIN_CHOICES
 
+if TYPE_CHECKING:
+    from shopsim.agents.reports.metrics import Summary
+    from shopsim.simsite.profiles import Profile
+
 __all__ = ["register"]
 
 
@@ -22,27 +27,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from shopsim.agents.evaluation.config import EvalConfig
     from shopsim.agents.evaluation.runner import run_eval
     from shopsim.cli.options import agent_timeouts
-    from shopsim.simsite.goals import parse_goal_spec
     from shopsim.simsite.profiles import get_profile
 
     profile = get_profile(args.profile)
     max_steps = max_steps_for(args, profile)  # refuses a mode the profile lacks before anything loads
-    if args.trace != "off" and args.adapter != "browser":
-        raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
-                          f"--adapter browser (not {args.adapter})")
     prices = parse_prices(args.price_per_1k_tokens) if args.price_per_1k_tokens is not None else None
-    if parse_perturb(args.perturb, args.seed).active and (args.adapter != "browser" or args.url is not None):
-        raise ConfigError(f"--perturb {args.perturb} varies the pages of the shop eval starts for --adapter browser"
-                          + ("; start the server at --url with `shopsim serve --perturb`" if args.url else ""))
-    if args.skin != PLAIN_SKIN and (args.adapter != "browser" or args.url is not None):
-        raise ConfigError(f"--skin {args.skin} draws the pages of the shop eval starts for --adapter browser; "
-                          + ("a server at --url has its own: start it with `shopsim serve --skin`" if args.url
-                             else f"--adapter {args.adapter} reads no HTML pages"))
-    if args.adapter not in profile.adapters:
-        raise ConfigError(f"--profile {profile.name} runs its episodes through --adapter "
-                          f"{' or '.join(profile.adapters)}, not {args.adapter}")
-    if args.address is not None and args.executor != "ray":
-        raise ConfigError(f"--address {args.address} names a Ray cluster: it needs --executor ray")
+    _refuse_flags_that_do_not_apply(args, profile)
     if args.executor == "ray":  # fail before loading anything: one line that says how to install Ray
         from shopsim.agents.evaluation.ray_executor import require_ray
 
@@ -50,19 +40,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     step_timeout, episode_timeout = agent_timeouts(args.agent_timeout)
     options = _agent_options(args)
     check_agent(args.agent, args.seed, options)  # fail early on an unknown agent, bad options, a bad skills file
-    if args.adapter == "replay":
-        from shopsim.agents.transfer.replay_goals import ReplayGoals
-
-        replay = ReplayGoals(args.bundle, args.goal_file, args.bundle_map)  # a bad pairing fails here, in one line
-        n_goals, n_products = len(replay.goals), 0
-        goals = parse_goal_spec(args.goals, n_goals)
-        replay.check(goals)
-    elif args.bundle_map or args.action_model != "sim":
-        raise ConfigError(f"{'--bundle-map' if args.bundle_map else '--action-model'} is for --adapter replay")
-    else:
-        shop = load_shop(args)
-        n_goals, n_products = len(shop.goals), len(shop.products)
-        goals = shop.goal_indices(args.goals)
+    goals, n_products = _goals_and_products(args)
     cfg = EvalConfig(agent=args.agent, adapter=args.adapter, browser_mode=args.browser_mode, skin=args.skin, perturb=args.perturb,
                      data=args.data,
                      num_products=args.num_products, human_goals=args.human_goals, goals=goals,
@@ -87,9 +65,51 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**summary.model_dump(), **extra, "out": args.out}))
         return 0
+    _print_run(args, profile.name, summary, extra, n_products)
+    return 0
+
+
+def _refuse_flags_that_do_not_apply(args: argparse.Namespace, profile: Profile) -> None:
+    """One line for a flag this adapter, profile or executor cannot use, before anything loads."""
+    if args.trace != "off" and args.adapter != "browser":
+        raise ConfigError(f"--trace {args.trace} records Playwright traces of a real browser: it needs "
+                          f"--adapter browser (not {args.adapter})")
+    if parse_perturb(args.perturb, args.seed).active and (args.adapter != "browser" or args.url is not None):
+        raise ConfigError(f"--perturb {args.perturb} varies the pages of the shop eval starts for --adapter browser"
+                          + ("; start the server at --url with `shopsim serve --perturb`" if args.url else ""))
+    if args.skin != PLAIN_SKIN and (args.adapter != "browser" or args.url is not None):
+        raise ConfigError(f"--skin {args.skin} draws the pages of the shop eval starts for --adapter browser; "
+                          + ("a server at --url has its own: start it with `shopsim serve --skin`" if args.url
+                             else f"--adapter {args.adapter} reads no HTML pages"))
+    if args.adapter not in profile.adapters:
+        raise ConfigError(f"--profile {profile.name} runs its episodes through --adapter "
+                          f"{' or '.join(profile.adapters)}, not {args.adapter}")
+    if args.address is not None and args.executor != "ray":
+        raise ConfigError(f"--address {args.address} names a Ray cluster: it needs --executor ray")
+
+
+def _goals_and_products(args: argparse.Namespace) -> tuple[list[int], int]:
+    """The goal indices to play and the catalog's size (0 for replayed bundles); a bad spec fails here."""
+    from shopsim.simsite.goals import parse_goal_spec
+
+    if args.adapter == "replay":
+        from shopsim.agents.transfer.replay_goals import ReplayGoals
+
+        replay = ReplayGoals(args.bundle, args.goal_file, args.bundle_map)  # a bad pairing fails here, in one line
+        goals = parse_goal_spec(args.goals, len(replay.goals))
+        replay.check(goals)
+        return goals, 0
+    if args.bundle_map or args.action_model != "sim":
+        raise ConfigError(f"{'--bundle-map' if args.bundle_map else '--action-model'} is for --adapter replay")
+    shop = load_shop(args)
+    return shop.goal_indices(args.goals), len(shop.products)
+
+
+def _print_run(args: argparse.Namespace, profile: str, summary: Summary, extra: dict[str, Any], n_products: int) -> None:
+    """The terminal summary: what ran, the table, the breakdown, failures and where the files are."""
     mode = "/" + args.browser_mode if args.adapter == "browser" else ""
     on = f" executor=ray ({args.workers} actors)" if args.executor == "ray" else ""
-    print(f"shopsim eval: profile={profile.name} agent={args.agent} adapter={args.adapter}{mode}{on} goals={args.goals} "
+    print(f"shopsim eval: profile={profile} agent={args.agent} adapter={args.adapter}{mode}{on} goals={args.goals} "
           f"({summary.episodes} episodes, {extra['episodes_run_now']} run now)"
           + (f" on {n_products} products" if n_products else ""))
     print_table(summary_rows(summary, extra))
@@ -103,7 +123,6 @@ def cmd_eval(args: argparse.Namespace) -> int:
         t = extra["traces"]
         print(f"playwright traces ({t['mode']}): {t['kept']} in {args.out}/{t['folder']}/"
               + (f"; open one with: playwright show-trace {args.out}/{t['example']}" if t.get("example") else ""))
-    return 0
 
 
 def _agent_options(args: argparse.Namespace) -> dict[str, str]:
