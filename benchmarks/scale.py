@@ -1,17 +1,18 @@
 """The prepared store at scale: prepare, open, memory, search and step rates per catalog size.
 
-    python benchmarks/scale.py [--sizes 1k,100k,1.18M] [--steps 10000] [--workdir DIR] [--json] [--sqlite]
+    python benchmarks/scale.py [--sizes 1k,100k,1.18M] [--steps 10000] [--workdir DIR] [--json] [--sqlite] [--no-eval]
 
 For each size a seeded catalog is generated (``shopsim data generate``, reused from ``--workdir``
 when it is already there), prepared into a store (``shopsim data prepare``, timed, peak RSS of
 its largest process), and then, in a fresh interpreter per size: open (imports included) and
 the first search; ``--steps`` in-process environment steps (rule and seeded random agents in
 turn) and the resident memory after them, split into private (anonymous) and file-backed pages
-(the store's mapped pages, shared by every process that opens it); search latency over goal
-instructions; and ``shopsim eval`` episodes/s with the local executor and with Ray (when installed;
-its local cluster's start included) at 1 and 2 workers. ``--sqlite`` also
-times the same product and postings reads from a SQLite copy, the measurement behind the store's
-choice of memory-mapped files (see :mod:`shopsim.simsite.store`).
+(shared libraries: the store is read with ``pread``, not mapped); search latency over goal
+instructions, uncached and from the ranking cache; and ``shopsim eval`` episodes/s with the local
+executor and with Ray (when installed; its local cluster's start included) at 1 and 2 workers
+(``--no-eval`` skips those: minutes at 1.18M). ``--sqlite`` also times the same product and
+postings reads from a SQLite copy, the measurement behind the store's choice of plain files (see
+:mod:`shopsim.simsite.store`).
 
 Targets at 1,180,000 products (issue 13): open + first search < 2 s, RSS after 10,000 steps
 < 1.5 GB, search p95 < 10 ms, prepare < 3 min. Nothing here is asserted: these are measurements.
@@ -75,16 +76,17 @@ while n < steps_target:
 steps_s = n / (time.perf_counter() - t)
 memory = rss()
 
+cache_size = shop.search_engine.cache.size
 shop.search_engine.cache.resize(0)  # latency of scoring: repeated queries would be cache hits
 
-def latency(queries):
+def latency(queries, clock=time.perf_counter):
     for q in queries[:20]:
         shop.search_engine.search(q, 50)
     lat = []
     for q in queries:
-        t = time.perf_counter()
+        t = clock()
         shop.search_engine.search(q, 50)
-        lat.append((time.perf_counter() - t) * 1000)
+        lat.append((clock() - t) * 1000)
     lat.sort()
     return lat[len(lat) // 2], lat[int(0.95 * len(lat))]
 
@@ -92,12 +94,20 @@ def latency(queries):
 # (what the rule agent searches), whose common words ("color", "size", "price") reach most documents
 picked = [shop.product_list[rng.randrange(len(shop.products))] for _ in range(300)]
 short = latency([f"{p.query} {p.title.split()[-1]}" for p in picked])
-long = latency([shop.goals[rng.randrange(len(shop.goals))].instruction_text for _ in range(300)])
+instructions = [shop.goals[rng.randrange(len(shop.goals))].instruction_text for _ in range(300)]
+long = latency(instructions)
+long_cpu = latency(instructions, time.process_time)  # CPU clock: what other jobs' load does not inflate
+shop.search_engine.cache.resize(cache_size)  # cached: the same instructions again, each already seen once
+for q in instructions:
+    shop.search_engine.search(q, 50)
+cached = latency(instructions)
 print(json.dumps({"open_s": t_open, "open_first_search_s": t_first, "steps": n, "episodes": episodes,
                   "steps_per_s": steps_s, "rss_mb": memory.get("VmRSS"), "rss_anon_mb": memory.get("RssAnon"),
                   "rss_file_mb": memory.get("RssFile"), "peak_rss_mb": memory.get("VmHWM"),
                   "search_p50_ms": short[0], "search_p95_ms": short[1],
                   "search_long_p50_ms": long[0], "search_long_p95_ms": long[1],
+                  "search_long_cpu_p50_ms": long_cpu[0], "search_long_cpu_p95_ms": long_cpu[1],
+                  "search_cached_p50_ms": cached[0], "search_cached_p95_ms": cached[1],
                   "products": len(shop.products), "goals": len(shop.goals)}))
 """
 
@@ -237,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON line per size instead of the table")
     parser.add_argument("--reuse-stores", action="store_true",
                         help="measure stores already in --workdir instead of preparing them again")
+    parser.add_argument("--no-eval", action="store_true",
+                        help="skip the `shopsim eval` episodes/s runs (local and Ray): minutes at 1.18M")
     parser.add_argument("--sqlite", action="store_true",
                         help="also time the same reads from SQLite (random product lookups, term postings)")
     args = parser.parse_args(argv)
@@ -252,14 +264,17 @@ def main(argv: list[str] | None = None) -> int:
             made = {"prepare_s": float("nan"), "load_before": float("nan"), "store_mb": float("nan"),
                     "prepare_peak_rss_mb": float("nan")} if args.reuse_stores and store.exists() else prepare(catalog, store)
             row: dict[str, float | str] = {"size": label(n), **made, **measure(store, args.steps)}
-            row["eval_local_1w"] = eval_rate(store, 1, args.episodes, workdir)
-            row["eval_local_2w"] = eval_rate(store, 2, args.episodes, workdir)
             if args.sqlite:
                 row.update(sqlite_comparison(store))
-            if ray:
+            if args.no_eval:
+                row["eval_local_1w"] = row["eval_local_2w"] = row["eval_ray_1w"] = row["eval_ray_2w"] = "skipped"
+            else:
+                row["eval_local_1w"] = eval_rate(store, 1, args.episodes, workdir)
+                row["eval_local_2w"] = eval_rate(store, 2, args.episodes, workdir)
+            if ray and not args.no_eval:
                 row["eval_ray_1w"] = eval_rate(store, 1, args.episodes, workdir, "ray")
                 row["eval_ray_2w"] = eval_rate(store, 2, args.episodes, workdir, "ray")
-            else:
+            elif not args.no_eval:
                 row["eval_ray_1w"] = row["eval_ray_2w"] = "n/a (ray not installed: pip install shopsim[ray])"
             rows.append(row)
             if args.json:
@@ -284,7 +299,8 @@ def main(argv: list[str] | None = None) -> int:
 def print_table(rows: list[dict[str, float | str]], steps: int) -> None:
     """The figures as a Markdown table."""
     head = ["products", "prepare (load before)", "store", "prepare peak RSS", "open", "open + 1st search",
-            f"RSS after {steps:,} steps (private + mapped)", "search p50 / p95 short", "long (instructions)",
+            f"RSS after {steps:,} steps (private + file)", "search p50 / p95 short", "long (instructions)",
+            "long, CPU clock", "long, cached",
             "steps/s", "eval ep/s local 1w / 2w", "eval ep/s Ray 1w / 2w"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
@@ -294,8 +310,10 @@ def print_table(rows: list[dict[str, float | str]], steps: int) -> None:
             f"{r['prepare_peak_rss_mb']:.0f} MB", f"{r['open_s']:.2f} s", f"{r['open_first_search_s']:.2f} s",
             f"{r['rss_mb']:.0f} MB ({r['rss_anon_mb']:.0f} + {r['rss_file_mb']:.0f})",
             f"{r['search_p50_ms']:.2f} / {r['search_p95_ms']:.2f} ms",
-            f"{r['search_long_p50_ms']:.1f} / {r['search_long_p95_ms']:.1f} ms", f"{r['steps_per_s']:,.0f}",
-            f"{r['eval_local_1w']:.1f} / {r['eval_local_2w']:.1f}", _pair(r["eval_ray_1w"], r["eval_ray_2w"]),
+            f"{r['search_long_p50_ms']:.1f} / {r['search_long_p95_ms']:.1f} ms",
+            f"{r['search_long_cpu_p50_ms']:.1f} / {r['search_long_cpu_p95_ms']:.1f} ms",
+            f"{r['search_cached_p50_ms']:.3f} / {r['search_cached_p95_ms']:.3f} ms", f"{r['steps_per_s']:,.0f}",
+            _pair(r["eval_local_1w"], r["eval_local_2w"]), _pair(r["eval_ray_1w"], r["eval_ray_2w"]),
         ]) + " |")
 
 
