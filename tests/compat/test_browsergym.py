@@ -65,12 +65,38 @@ def test_benchmark_over_a_split():
     try:
         import browsergym.experiments  # noqa: F401
     except ImportError:
-        with pytest.raises(ConfigError, match="pip install agentlab"):
+        with pytest.raises(ConfigError, match="browsergym-experiments"):
             shopsim_benchmark("test")
-        pytest.skip("AgentLab (browsergym-experiments) is not installed: checked the clear refusal only")
+        pytest.skip("browsergym-experiments is not installed: checked the clear refusal only")
+    from browsergym.experiments.benchmark import Benchmark
+    from browsergym.experiments.loop import EnvArgs
+
     bench = shopsim_benchmark("test", goals=4, seeds=(0, 1))
+    assert isinstance(bench, Benchmark) and all(isinstance(a, EnvArgs) for a in bench.env_args_list)
     assert [(a.task_name, a.task_seed) for a in bench.env_args_list][:3] == [
         ("shopsim.test.0", 0), ("shopsim.test.0", 1), ("shopsim.test.1", 0)]
+    assert list(bench.task_metadata["task_name"]) == [f"shopsim.test.{i}" for i in range(4)]
+    one = bench.subset_from_list(["shopsim.test.2"])  # BrowserGym's own subsetting over our metadata
+    assert [(a.task_name, a.task_seed) for a in one.env_args_list] == [("shopsim.test.2", 0), ("shopsim.test.2", 1)]
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_env_args_make_env_plays_an_episode(tmp_path):
+    """What an AgentLab worker does with a benchmark's EnvArgs: make_env with the bid action set, reset, act."""
+    pytest.importorskip("browsergym.experiments", reason="browsergym-experiments is not installed")
+    from browsergym.core.action.highlevel import HighLevelActionSet
+
+    args = shopsim_benchmark("test", goals=GOAL + 1).env_args_list[GOAL]
+    env = args.make_env(action_mapping=HighLevelActionSet(subsets=["bid"]).to_python_code, exp_dir=tmp_path)
+    try:
+        obs, info = env.reset(seed=args.task_seed)
+        assert info["task_info"]["session_id"] == f"fixed_{GOAL}_s0" and obs["goal"]
+        env.unwrapped.task.cheat(env.unwrapped.page, [])
+        _obs, reward, terminated, _truncated, _info = env.step("noop()")
+        assert (reward, terminated) == (1.0, True)
+    finally:
+        env.close()
 
 
 # ---- episodes in real Chromium ------------------------------------------------------------------------

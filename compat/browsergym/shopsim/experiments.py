@@ -2,7 +2,7 @@
 :func:`shopsim_benchmark`, an AgentLab ``Benchmark`` over one split.
 
 ``ShopsimEnvArgs`` subclasses ``browsergym.experiments.loop.EnvArgs`` when that package (installed
-with AgentLab) is importable, and otherwise a dataclass of our own with the same fields and
+by the ``browsergym`` extra, and with AgentLab) is importable, and otherwise a dataclass of our own with the same fields and
 ``make_env``. Either way, unpickling one in a fresh worker imports this package, which registers
 every ``browsergym/shopsim.*`` id before the worker calls ``gym.make``: AgentLab's own EnvArgs
 only imports the benchmark packages it knows by name.
@@ -82,18 +82,21 @@ def shopsim_benchmark(split: str = "test", *, goals: int | None = None, seeds: S
                       max_steps: int = 15, headless: bool = True) -> Any:
     """An AgentLab ``Benchmark`` over the first ``goals`` goals of ``split`` (all when None), once per seed.
 
-    Needs AgentLab (``pip install agentlab``, which brings browsergym-experiments); the actions are
-    BrowserGym's bid set (``click``, ``fill``, ...). WebShop's step limit (15) is the default.
+    Needs browsergym-experiments (the ``browsergym`` extra installs it; AgentLab brings it too), whose
+    ``Benchmark`` AgentLab runs; the actions are BrowserGym's bid set (``click``, ``fill``, ...).
+    WebShop's step limit (15) is the default.
     """
     try:
+        import pandas as pd
         from browsergym.experiments.benchmark import Benchmark, HighLevelActionSetArgs
     except ImportError:
-        raise ConfigError("shopsim_benchmark needs AgentLab: pip install agentlab (it brings "
-                          "browsergym-experiments); the tasks themselves need only browsergym-core") from None
+        raise ConfigError("shopsim_benchmark needs browsergym-experiments: pip install 'shopsim[browsergym]' "
+                          "(or agentlab, which brings it); the tasks themselves need only browsergym-core") from None
     names = split_names(split)[:goals]
     env_args = [ShopsimEnvArgs(task_name=name, task_seed=seed, max_steps=max_steps, headless=headless)
                 for name in names for seed in seeds]
     given = {"name": f"{BENCHMARK}_{split}", "high_level_action_set_args": HighLevelActionSetArgs(subsets=("bid",)),
-             "is_multi_tab": False, "supports_parallel_seeds": True, "backends": [], "env_args_list": env_args}
+             "is_multi_tab": False, "supports_parallel_seeds": True, "backends": [], "env_args_list": env_args,
+             "task_metadata": pd.DataFrame({"task_name": names})}  # in split order (its default is a set's)
     known = {f.name for f in dataclasses.fields(Benchmark)}  # its fields changed between releases
     return Benchmark(**{k: v for k, v in given.items() if k in known})
