@@ -21,7 +21,7 @@ from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, enc
 from shopsim.simsite.v8.environment import RUNTIME_TERMINATIONS
 from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
-from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
+from shopsim.simsite.v8.reward import RewardDetail, prime_purchase, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper import DialogueTurn, Shopper, ShopperFactory, rule_shopper
@@ -312,19 +312,22 @@ def _card_parts(p: V8Product) -> tuple[Any, ...]:
 
 def prime_session_caches(shop: V8Shop) -> None:
     """Fill at open what sessions would fill on first use (each product's card parts and facts, each
-    task's budget, the tokens of the texts its pages show), so a run's first pass over its
-    tasks steps as fast as its later ones; nothing a page shows or a reward scores changes.
+    task's budget, the tokens of the texts its pages show, the texts a purchase compares), so a run's
+    first pass over its tasks steps nearly as fast as its later ones; no page or reward changes.
     """
     texts: set[str] = set()
     for p in shop.products.values():
-        shop.entry_cache.setdefault(p.asin, _card_parts(p))
-        facts = shop.facts_cache.setdefault(p.asin, V8Session._build_facts(p))
+        if p.asin not in shop.entry_cache:
+            shop.entry_cache[p.asin] = _card_parts(p)
+        facts = shop.facts_cache.get(p.asin) or shop.facts_cache.setdefault(p.asin, V8Session._build_facts(p))
         texts.update((facts.title, facts.brand or ""), facts.category, facts.attributes, facts.bullets)
         for values in facts.option_axes.values():
             texts.update(values)
-    if len(texts) <= TOKEN_PRIME_TEXTS:
+    if len(texts) <= TOKEN_PRIME_TEXTS:  # else the caches would drop what they were filled with
         for text in texts:
             tokenize(text)
+        for p in shop.products.values():
+            prime_purchase(p)
     for task in shop.goals:
         task_budget(task)
         parse_budget(task.instruction)
