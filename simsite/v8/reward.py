@@ -20,8 +20,7 @@ from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import V8Product, V8Task
 from shopsim.text import is_cjk, tokenize
 
-__all__ = ["ATT_FUZZY_THRESHOLD", "RewardDetail", "TitleTerms", "default_title_terms", "prime_purchase", "score_v8_purchase",
-           "zero_detail"]
+__all__ = ["ATT_FUZZY_THRESHOLD", "RewardDetail", "TitleTerms", "default_title_terms", "score_v8_purchase", "zero_detail"]
 
 ATT_FUZZY_THRESHOLD = 85
 """An attribute hits a product attribute when their token-set ratio exceeds this (WebShop's 85)."""
@@ -149,16 +148,6 @@ def _attribute_hit(target: str, product: V8Product) -> bool:
         return True
     want_tokens = _token_text(want)
     return any(fuzz.token_set_ratio(want_tokens, _token_text(a)) > ATT_FUZZY_THRESHOLD for a in product.attribute_texts)
-
-
-def prime_purchase(product: V8Product) -> None:
-    """Work out now (cached) the texts a purchase of ``product`` compares, so its first purchase
-    costs what a later one does; scores do not change.
-    """
-    for text in (product.title, product.description, *product.bullets):
-        norm(text)
-    for text in product.attribute_texts:
-        _token_text(text)
 
 
 def _option_hits(task: V8Task, selected: dict[str, str]) -> int:

@@ -21,7 +21,7 @@ from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, enc
 from shopsim.simsite.v8.environment import RUNTIME_TERMINATIONS
 from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
-from shopsim.simsite.v8.reward import RewardDetail, prime_purchase, score_v8_purchase, zero_detail
+from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper import DialogueTurn, Shopper, ShopperFactory, rule_shopper
@@ -312,7 +312,7 @@ def _card_parts(p: V8Product) -> tuple[Any, ...]:
 
 def prime_session_caches(shop: V8Shop) -> None:
     """Fill at open what sessions would fill on first use (each product's card parts and facts, each
-    task's budget, the tokens of the texts its pages show, the texts a purchase compares), so a run's
+    task's budget, and the tokens of the texts its pages show), so a run's
     first pass over its tasks steps nearly as fast as its later ones; no page or reward changes.
     """
     texts: set[str] = set()
@@ -326,8 +326,6 @@ def prime_session_caches(shop: V8Shop) -> None:
     if len(texts) <= TOKEN_PRIME_TEXTS:  # else the caches would drop what they were filled with
         for text in texts:
             tokenize(text)
-        for p in shop.products.values():
-            prime_purchase(p)
     for task in shop.goals:
         task_budget(task)
         parse_budget(task.instruction)
