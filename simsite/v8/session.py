@@ -12,18 +12,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from shopsim.budget import parse_budget
 from shopsim.errors import ConfigError, SessionError
 from shopsim.page import trusted
 from shopsim.simsite.snapshots import SnapshotError, V8SessionState, decode, encode
 from shopsim.simsite.v8.environment import RUNTIME_TERMINATIONS
-from shopsim.simsite.v8.prices import resolve_price
+from shopsim.simsite.v8.prices import resolve_price, task_budget
 from shopsim.simsite.v8.records import TaskMode, V8Product, V8Task
 from shopsim.simsite.v8.reward import RewardDetail, score_v8_purchase, zero_detail
 from shopsim.simsite.v8.search import PAGE_SIZE, RESULTS_N
 from shopsim.simsite.v8.shop import V8Shop
 from shopsim.simsite.v8.shopper import DialogueTurn, Shopper, ShopperFactory, rule_shopper
+from shopsim.text import tokenize
 from shopsim.v8.observation_state import ObservationState, ProductFacts, ResultEntry, V8Feedback
 from shopsim.v8.observation_text import render_observation_text
 from shopsim.v8.runtime import MAX_ACTIONS, InteractionMode
@@ -38,6 +40,8 @@ __all__ = [
 
 MAX_QUERY_CHARS = 500
 KEY_ATTRIBUTES = 4
+TOKEN_PRIME_TEXTS = 60_000
+"""Up to this many distinct page texts fit ``shopsim.text``'s token cache (65,536) with room to spare."""
 TERMINATIONS = ("purchase", "action_limit", "generation_length")
 BACK, PREV, NEXT, BUY = "back to search", "< prev", "next >", "buy now"
 
@@ -283,9 +287,7 @@ class V8Session:
         """A results card: the product's parts worked out once per shop, fresh lists per card."""
         parts = self.shop.entry_cache.get(asin)
         if parts is None:
-            p = self.shop.products[asin]
-            parts = self.shop.entry_cache[asin] = (p.title, p.display_price, p.brand, tuple(p.category),
-                                                   tuple(p.attribute_texts[:KEY_ATTRIBUTES]))
+            parts = self.shop.entry_cache[asin] = _card_parts(self.shop.products[asin])
         title, price, brand, category, keys = parts
         return trusted(ResultEntry, rank=rank, asin=asin, title=title, price=price, brand=brand,
                        category=list(category), key_attributes=list(keys))
@@ -302,6 +304,31 @@ class V8Session:
         """
         page = render_observation_text(self.state)
         return page if self.reply is None else f"The shopper answered: {self.reply}\n{page}"
+
+
+def _card_parts(p: V8Product) -> tuple[Any, ...]:
+    return (p.title, p.display_price, p.brand, tuple(p.category), tuple(p.attribute_texts[:KEY_ATTRIBUTES]))
+
+
+def prime_session_caches(shop: V8Shop) -> None:
+    """Fill at open what sessions would fill on first use (each product's card parts and facts, each
+    task's budget, and the tokens of the texts its pages show), so a run's
+    first pass over its tasks steps nearly as fast as its later ones; no page or reward changes.
+    """
+    texts: set[str] = set()
+    for p in shop.products.values():
+        if p.asin not in shop.entry_cache:
+            shop.entry_cache[p.asin] = _card_parts(p)
+        facts = shop.facts_cache.get(p.asin) or shop.facts_cache.setdefault(p.asin, V8Session._build_facts(p))
+        texts.update((facts.title, facts.brand or ""), facts.category, facts.attributes, facts.bullets)
+        for values in facts.option_axes.values():
+            texts.update(values)
+    if len(texts) <= TOKEN_PRIME_TEXTS:  # else the caches would drop what they were filled with
+        for text in texts:
+            tokenize(text)
+    for task in shop.goals:
+        task_budget(task)
+        parse_budget(task.instruction)
 
 
 def _check_v8_state(shop: V8Shop, s: V8SessionState) -> None:

@@ -129,4 +129,7 @@ class V8Shop:
         """
         for product in self.products.values():
             self.terms(product.title)
+        from shopsim.simsite.v8.session import prime_session_caches
+
+        prime_session_caches(self)
 
