@@ -8,6 +8,7 @@ import contextlib
 import os
 import shutil
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
@@ -20,7 +21,7 @@ from shopsim.links import PageUrls
 from shopsim.page import Navigation, PageState
 from shopsim.translators.sim_pages import SimsiteTranslator
 
-__all__ = ["BROWSER_ARGS", "TEXT_ONLY_ARGS", "BrowserSource", "find_browser", "playwright_ffmpeg"]
+__all__ = ["BROWSER_ARGS", "TEXT_ONLY_ARGS", "BrowserSource", "find_browser", "playwright_ffmpeg", "shared_playwright"]
 
 BROWSER_ARGS = [
     "--no-sandbox",
@@ -115,6 +116,7 @@ class _Browser:
 
     _playwright: Any = None
     _instances: ClassVar[dict[tuple[str | None, bool, bool], _Browser]] = {}
+    _on_stop: ClassVar[list[Callable[[], None]]] = []
 
     def __init__(self, executable_path: str | None, headless: bool, text_only: bool = False):
         args = BROWSER_ARGS + TEXT_ONLY_ARGS if text_only else BROWSER_ARGS
@@ -127,10 +129,7 @@ class _Browser:
         key = (executable_path, headless, text_only and headless)
         inst = cls._instances.get(key)
         if inst is None or not inst.browser.is_connected():
-            if cls._playwright is None:
-                from playwright.sync_api import sync_playwright
-
-                cls._playwright = sync_playwright().start()
+            cls.playwright()
             try:
                 inst = cls._instances[key] = cls(*key)
             except Exception:
@@ -138,6 +137,15 @@ class _Browser:
                     cls._stop()
                 raise
         return inst
+
+    @classmethod
+    def playwright(cls) -> Any:
+        """The process's sync Playwright, started on first use."""
+        if cls._playwright is None:
+            from playwright.sync_api import sync_playwright
+
+            cls._playwright = sync_playwright().start()
+        return cls._playwright
 
     @classmethod
     def shutdown(cls) -> None:
@@ -152,8 +160,22 @@ class _Browser:
     @classmethod
     def _stop(cls) -> None:
         if cls._playwright is not None:
+            for forget in cls._on_stop:  # harnesses that hold it let go first
+                forget()
             cls._playwright.stop()
             cls._playwright = None
+
+
+def shared_playwright(on_stop: Callable[[], None] | None = None) -> Any:
+    """The sync Playwright that ``BrowserSource`` uses in this process, for another harness to share.
+
+    Playwright's sync API allows one instance per thread while it runs (a second start fails with "Sync
+    API inside the asyncio loop"), so a harness in the same process (BrowserGym's tasks) drives its
+    browsers through this one. ``on_stop`` runs before :meth:`BrowserSource.shutdown` stops it.
+    """
+    if on_stop is not None and on_stop not in _Browser._on_stop:
+        _Browser._on_stop.append(on_stop)
+    return _Browser.playwright()
 
 
 class BrowserSource(RecordedEpisodes, SourceBase):

@@ -207,6 +207,18 @@ def browser_shutdown():
     BrowserSource.shutdown()
 
 
+@pytest.fixture(scope="module")
+def no_sync_playwright():
+    """Stop this worker's sync Playwright before asyncio clients run here (MCP's, OpenEnv's).
+
+    A sync Playwright that an earlier browser test started keeps its event loop running in the main
+    thread, where ``asyncio.run`` then refuses to start; the next browser test starts it again.
+    """
+    from shopsim.adapters.browser_source import BrowserSource
+
+    BrowserSource.shutdown()
+
+
 @pytest.fixture
 def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fail any socket connection: replay must never fetch anything."""

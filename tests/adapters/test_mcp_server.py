@@ -24,7 +24,8 @@ from shopsim.errors import ConfigError
 from shopsim.simsite.profiles import open_shop
 from shopsim.simsite.shop import ShopConfig
 
-pytestmark = pytest.mark.slow  # each test starts a server process (~3 s on two busy cores)
+# each test starts a server process (~3 s on two busy cores); the SDK client is asyncio, in this thread
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("no_sync_playwright")]
 
 
 @pytest.fixture(scope="module")

@@ -30,6 +30,7 @@ from shopsim.simsite.server import ServerThread
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.usefixtures("no_sync_playwright"),  # openenv-core's sync client runs an event loop in this thread
     pytest.mark.skipif(importlib.util.find_spec("openenv") is None,
                        reason="openenv-core is not installed (pip install -e '.[openenv]')"),
 ]

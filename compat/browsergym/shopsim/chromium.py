@@ -53,9 +53,27 @@ class _Playwright:
 
 
 def use_shopsim_chromium() -> None:
-    """Wrap BrowserGym's global Playwright (starting it, as BrowserGym would) once per process."""
+    """Give BrowserGym the Playwright shopsim's ``BrowserSource`` uses, wrapped, once per process.
+
+    Sharing it is what lets BrowserGym's tasks and shopsim's browser harness run in one process: a
+    second sync Playwright in the same thread fails to start. A Playwright BrowserGym started itself
+    (another benchmark's task came first) is wrapped instead. When ``BrowserSource.shutdown()`` stops the
+    shared one, BrowserGym's global is cleared, and its next task starts it again.
+    """
     import browsergym.core as core
 
-    playwright = core._get_global_playwright()
-    if not isinstance(playwright, _Playwright):
-        core._set_global_playwright(_Playwright(playwright))
+    from shopsim.adapters.browser_source import shared_playwright
+
+    current = core._PLAYWRIGHT
+    if isinstance(current, _Playwright):
+        return
+    if current is None:
+        current = shared_playwright(on_stop=_forget)
+    core._set_global_playwright(_Playwright(current))
+
+
+def _forget() -> None:
+    """BrowserGym lets go of the shared Playwright as ``BrowserSource.shutdown()`` stops it."""
+    import browsergym.core as core
+
+    core._set_global_playwright(None)
