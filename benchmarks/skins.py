@@ -74,10 +74,10 @@ def browser_table(shop: Shop, episodes: int, modes: list[str]) -> None:
         print(f"  {name:8} " + " ".join(row))
 
 
-def soak(shop: Shop, episodes: int) -> int:
+def soak(shop: Shop, episodes: int, names: list[str]) -> int:
     print(f"closed loop in Chromium: {episodes} seeded episodes per skin, every step read back")
     print(f"  {'skin':8} {'pages':>6}  page types")
-    for name in (*SKINS, "random"):
+    for name in names:
         pages = 0
         kinds: dict[str, int] = defaultdict(int)
         with serve_shop(shop, skin=name) as srv, BrowserSource(srv.base_url, assets=False) as src:
@@ -102,11 +102,13 @@ def main() -> int:
     ap.add_argument("--browser-episodes", type=int, default=4)
     ap.add_argument("--modes", nargs="+", default=["url", "click"], choices=["url", "click"])
     ap.add_argument("--soak", type=int, default=0, metavar="N", help="N Chromium episodes per skin, read back")
+    ap.add_argument("--skins", nargs="+", default=[*SKINS, "random"], choices=[*SKINS, "random"],
+                    help="the skins --soak drives (default: every skin and random)")
     args = ap.parse_args()
     shop = Shop.from_config(ShopConfig())
     try:
         if args.soak:
-            return soak(shop, args.soak)
+            return soak(shop, args.soak, args.skins)
         render_table(shop, args.pages_episodes)
         browser_table(shop, args.browser_episodes, args.modes)
         return 0
