@@ -140,8 +140,8 @@ class GenericTranslator(RealSiteTranslator):
             return self._product_state(page, main)
         if page.cards and (listy or grid) and not self._buy_box_first(page):
             return self._results_state(page)
-        if "itemlist" in data.types and main is None and not page.cards and (data.listed or page.query):
-            return self._results_state(page)  # one card or none: no grid to see, but the shop lists them
+        if "itemlist" in data.types and main is None and not page.cards and (page.query or searchy(page.url)):
+            return self._results_state(page)  # a search of one card or none: no grid to see, but the shop lists them
         buy = page.buy()
         if (buy is not None or data.og.get("og:type", "").startswith("product")) and (
                 page.h1 is not None or data.og.get("og:title") or page.tree.css_first("title")):

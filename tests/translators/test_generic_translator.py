@@ -442,3 +442,35 @@ def test_ids_in_shop_urls(url: str, item_id: str) -> None:
 ])
 def test_currency_of_a_displayed_price(text: str, url: str | None, code: str | None) -> None:
     assert currency_for(text, url) == code
+
+
+def _ld_page(ld: dict, body: str, title: str = "Acme Outdoor") -> str:
+    return (f"<html><head><title>{title}</title><script type=\"application/ld+json\">{json.dumps(ld)}</script>"
+            f"</head><body><header><form action=\"/search\"><input name=\"q\"></form></header>{body}</body></html>")
+
+
+def _item_list(*names: str) -> dict:
+    return {"@context": "https://schema.org", "@type": "ItemList", "itemListElement": [
+        {"@type": "ListItem", "position": i, "item": {"@type": "Product", "name": n, "sku": f"SKU{i}",
+                                                      "url": f"https://acme.example/p/sku{i}",
+                                                      "offers": {"@type": "Offer", "price": "19.99", "priceCurrency": "USD"}}}
+        for i, n in enumerate(names, 1)]}
+
+
+def test_a_search_of_one_listed_product_is_a_results_page():
+    """A shop's search with one hit describes it as an ItemList: no grid to see, still a results page."""
+    body = ("<h1>1 result for \"trail tent\"</h1><div class=\"hit\"><a href=\"/p/sku1\">Trail Tent 2P</a>"
+            "<span>$19.99</span><button>Add to cart</button></div>")
+    state = translate_html(_ld_page(_item_list("Trail Tent 2P"), body), "https://acme.example/search?q=trail+tent")
+    assert state.page_type == "results" and state.query == "trail tent"
+    assert [(c.id, c.title, c.price) for c in state.results] == [("SKU1", "Trail Tent 2P", 19.99)]
+    empty = translate_html(_ld_page(_item_list(), "<h1>No results for \"zz\"</h1>"), "https://acme.example/search?q=zz")
+    assert (empty.page_type, empty.results, empty.query) == ("results", [], "zz")
+
+
+def test_an_item_page_with_a_related_item_list_stays_an_item_page():
+    """An ItemList of related products on an item page (no search in its URL) does not make it a results page."""
+    body = ("<h1>Trail Tent 2P</h1><span class=\"price\">$149.00</span><button>Add to cart</button>"
+            "<section><h2>Related</h2><a href=\"/p/sku1\">Camp Stove</a></section>")
+    state = translate_html(_ld_page(_item_list("Camp Stove"), body), "https://acme.example/p/trail-tent-2p")
+    assert state.page_type == "item" and state.product is not None and state.product.title == "Trail Tent 2P"
