@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -41,11 +41,15 @@ _INT = re.compile(r"-?[0-9]+")
 DEFAULT_AGENTS = ("rule", "heuristic", "heuristic+max_candidates=1", "random")
 
 
+#: How a condition shows the sim: its own text, a skin, or a perturbation over a skin.
+ConditionKind = Literal["sim", "skin", "perturb"]
+
+
 class Condition(BaseModel):
     """One way of showing the sim: ``sim`` (its own text), a skin, or a perturbation over a skin."""
 
     name: str
-    kind: str  # sim | skin | perturb
+    kind: ConditionKind
     skin: str | None = None
     perturb: str | None = None
 
@@ -70,7 +74,7 @@ class ConditionResult(BaseModel):
     """An agent's numbers under one condition: score and success (percent), and the drop from the sim."""
 
     condition: str
-    kind: str
+    kind: ConditionKind
     score: float
     success: float
     drop: Drop
