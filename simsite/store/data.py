@@ -110,6 +110,13 @@ class StoreData:
         self._remember(asin, doc)
         return asin
 
+    def asins_at(self, docs: list[int]) -> list[str]:
+        """The ASINs of documents ``docs`` (one gather for a page of results, not one per document)."""
+        asins = [raw.decode("utf-8", "surrogatepass") for raw in self._asins[docs].tolist()]
+        for asin, doc in zip(asins, docs, strict=True):
+            self._remember(asin, doc)
+        return asins
+
     def product_bytes(self, doc: int) -> bytes:
         """Document ``doc``'s product, as the JSON stored."""
         return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))

@@ -12,8 +12,11 @@ that opens the store shares the file's pages through the OS page cache. Scores, 
 through :func:`~shopsim.simsite.lucene.topk.score_hits`, the in-memory engine's own code.
 
 A term's postings and bound (its largest denominator) are kept once read, up to
-:data:`POSTINGS_CACHE_BYTES` a process. Its term scores (``idf - idf / denom``, which the in-memory index keeps) are not stored:
-measured at 1.18M products (CPU time, 150 goal instructions) they cut searches by 1 to 6% (MaxScore
+:data:`POSTINGS_CACHE_BYTES` a process, with every document's score for the common terms of a large
+catalog (:func:`~shopsim.simsite.lucene.topk.dense_pays`: 4.7 MB a term at 1.18M products; the
+budget was raised from 256 to 512 MB for them: at 256 the 300 instructions of the search benchmark
+re-read half their terms from disk on a second pass). Per-posting term scores (``idf - idf / denom``,
+which the in-memory index keeps) are not stored: measured at 1.18M products (CPU time, 150 goal instructions) they cut searches by 1 to 6% (MaxScore
 reads the common terms' postings only at its candidates), for 4 more bytes a posting (+50% on the
 index, +170 MB on disk); scores are computed from the denominators per query, as before.
 """
@@ -32,14 +35,14 @@ import numpy as np
 
 from shopsim.simsite.datafiles import read_data_file
 from shopsim.simsite.lucene.bm25 import LuceneRanker, length_factors, lucene_idf
-from shopsim.simsite.lucene.topk import Hit, TermPostings, term_postings
+from shopsim.simsite.lucene.topk import Hit, TermPostings, dense_pays, term_postings
 from shopsim.simsite.postings import Terms
 from shopsim.simsite.store.arrays import StoredArray, load_array
 
 __all__ = ["INDEX_FILES", "POSTINGS_CACHE_BYTES", "StoreIndex", "build_postings"]
 
 #: Bytes of read postings each open index keeps (the common terms' stay; see :class:`_PostingsCache`).
-POSTINGS_CACHE_BYTES = 256 << 20
+POSTINGS_CACHE_BYTES = 512 << 20
 
 INDEX_FILES = ("index/terms.bin", "index/terms_offsets.npy", "index/term_starts.npy", "index/idf.npy",
                "index/docs.npy", "index/denom.npy")
@@ -50,7 +53,7 @@ class _Ids(Protocol):
 
     count: int
 
-    def asin_at(self, doc: int) -> str: ...
+    def asins_at(self, docs: list[int]) -> list[str]: ...
 
 
 def build_postings(
@@ -128,15 +131,20 @@ class _PostingsCache:
                 self._kept.move_to_end(t)
                 return got
         got = load(t)
-        size = got.docs.nbytes + got.denom.nbytes
+        size = _nbytes(got)
         with self._lock:
             if size <= self.budget and t not in self._kept:
                 self._kept[t] = got
                 self.bytes += size
                 while self.bytes > self.budget:
                     _, old = self._kept.popitem(last=False)
-                    self.bytes -= old.docs.nbytes + old.denom.nbytes
+                    self.bytes -= _nbytes(old)
         return got
+
+
+def _nbytes(p: TermPostings) -> int:
+    """What a term's kept postings hold: documents, denominators and dense scores when kept."""
+    return p.docs.nbytes + p.denom.nbytes + (p.dense.nbytes if p.dense is not None else 0)
 
 
 class StoreIndex(LuceneRanker):
@@ -196,7 +204,9 @@ class StoreIndex(LuceneRanker):
     def _term_postings(self, t: int) -> TermPostings:
         """Term ``t``'s postings, read from disk, and its bound."""
         a, b = int(self._starts[t]), int(self._starts[t + 1])
-        return term_postings(self._docs.read(a, b), self._denom.read(a, b), self._idf[t], keep_scores=False)
+        dense_over = self.doc_count if dense_pays(b - a, self.doc_count) else 0
+        return term_postings(self._docs.read(a, b), self._denom.read(a, b), self._idf[t], keep_scores=False,
+                             dense_over=dense_over)
 
     def term_postings(self, t: int) -> TermPostings:
         """Term ``t``'s postings and bound (kept while the cache's budget allows)."""
@@ -213,5 +223,4 @@ class StoreIndex(LuceneRanker):
 
     def ids_of(self, docs: list[int]) -> list[str]:
         """The ASINs of document numbers."""
-        asin = self._ids.asin_at
-        return [asin(d) for d in docs]
+        return self._ids.asins_at(docs)

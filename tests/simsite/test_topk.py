@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shopsim.simsite.catalog import generator as gen
 from shopsim.simsite.lucene import LuceneBM25
 from shopsim.simsite.lucene.bm25 import length_factors, lucene_idf
-from shopsim.simsite.lucene.topk import Hit, candidates, score_hits, score_hits_all, term_postings
+from shopsim.simsite.lucene.topk import Hit, candidates, dense_pays, score_hits, score_hits_all, term_postings
 from shopsim.simsite.postings import id_ranks
 from shopsim.simsite.search import BM25Index, LuceneEngine
 from shopsim.simsite.shop import Shop
@@ -24,13 +24,14 @@ ALGORITHMS = ("exhaustive", "maxscore", "auto")
 
 
 def _hits(doc_count: int, lists: list[tuple[list[int], list[int], int]], lengths: np.ndarray,
-          keep: list[bool]) -> list[Hit]:
+          keep: list[bool], dense: list[bool]) -> list[Hit]:
     factor, _ = length_factors(lengths)
     hits: list[Hit] = []
-    for (docs, tfs, qtf), kept in zip(lists, keep, strict=False):
+    for (docs, tfs, qtf), kept, whole in zip(lists, keep, dense, strict=False):
         d = np.array(sorted(set(docs)), dtype=np.int32)
         tf = np.array(tfs[: len(d)] + [1] * (len(d) - len(tfs)), dtype=np.float32)
-        postings = term_postings(d, np.float32(1.0) + tf * factor[d], lucene_idf(doc_count, len(d)), keep_scores=kept)
+        postings = term_postings(d, np.float32(1.0) + tf * factor[d], lucene_idf(doc_count, len(d)), keep_scores=kept,
+                                 dense_over=doc_count if whole else 0)
         hits.append((postings, qtf))
     return hits
 
@@ -58,11 +59,26 @@ def test_both_algorithms_equal_the_exhaustive_reference(data: st.DataObject, doc
         st.integers(1, 3),
     )
     lists = data.draw(st.lists(term, min_size=1, max_size=6))
-    hits = _hits(doc_count, lists, lengths, data.draw(st.lists(st.booleans(), min_size=6, max_size=6)))
+    flags = st.lists(st.booleans(), min_size=6, max_size=6)  # term scores kept; every document's kept
+    hits = _hits(doc_count, lists, lengths, data.draw(flags), data.draw(flags))
     rank = id_ranks([f"B{i:05d}" for i in rng.permutation(doc_count)])
     slow = score_hits_all(hits, doc_count, rank, k)
     for algorithm in ALGORITHMS:
         assert _same(score_hits(hits, doc_count, rank, k, algorithm), slow), algorithm
+
+
+def test_dense_scores_are_kept_for_common_terms_of_large_catalogs_only() -> None:
+    """Every document's score costs 4 bytes a document: only where MaxScore runs and the term is common."""
+    assert dense_pays(100_000, 1_180_000) and dense_pays(73_750, 1_180_000)
+    assert not dense_pays(73_749, 1_180_000)  # under one document of 16
+    assert not dense_pays(5_000, 6_000)  # a small catalog is scored exhaustively
+    docs = np.array([2, 5, 7], dtype=np.int32)
+    denom = np.array([1.5, 2.0, 3.0], dtype=np.float32)
+    p = term_postings(docs, denom, np.float32(2.0), keep_scores=True, dense_over=10)
+    assert p.dense is not None and p.scores is not None
+    assert p.dense.dtype == np.float32 and p.dense[docs].tolist() == p.scores.tolist()
+    assert np.count_nonzero(p.dense) == 3
+    assert term_postings(docs, denom, np.float32(2.0)).dense is None
 
 
 def test_pruning_skips_common_words_but_keeps_their_scores() -> None:
