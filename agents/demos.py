@@ -30,6 +30,7 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 from shopsim.errors import DataError
 from shopsim.render import render_rich, render_simple
 from shopsim.routes import BadRequest, parse_route
+from shopsim.simsite.goals import SPLITS
 from shopsim.simsite.models import Goal
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.session_log import LogLine
@@ -40,8 +41,6 @@ __all__ = ["ChoiceRecord", "DemoRecord", "EpisodeRecord", "Nav", "SearchRecord",
            "nav_of", "read_log", "record_adapter", "same_page"]
 
 StateFormat = Literal["text", "text_rich"]
-#: WebShop's goal splits by human goal index (its baseline trains on 1500+, evaluates on 500-1499).
-_SPLITS = (("test", 0, 500), ("eval", 500, 1500), ("train", 1500, None))
 
 
 class EpisodeRecord(BaseModel):
@@ -229,10 +228,12 @@ def goal_text(instruction: str) -> str:
 
 
 def goal_split(index: int | None) -> str | None:
-    """The WebShop split (``test``, ``eval``, ``train``) a goal index falls in; None without an index."""
+    """The WebShop split (``test``, ``eval``, ``train``: :data:`~shopsim.simsite.goals.SPLITS`) a goal
+    index falls in; None without an index (WebShop's baseline trains on 1500+, evaluates on 500-1499).
+    """
     if index is None:
         return None
-    return next(name for name, lo, hi in _SPLITS if index >= lo and (hi is None or index < hi))
+    return next(name for name, (lo, hi) in SPLITS.items() if index >= lo and (hi is None or index < hi))
 
 
 # ---- rendering the pages again ---------------------------------------------------------------------

@@ -13,16 +13,15 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from shopsim.errors import ConfigError
+from shopsim.simsite.goals import SPLITS
 from shopsim.simsite.json_api import ClientError
 from shopsim.simsite.session import ShopSession
 from shopsim.simsite.session_log import SessionLogWriter
 from shopsim.simsite.shop import Shop
 
-__all__ = ["SPLITS", "AppState", "Lease"]
+__all__ = ["AppState", "Lease"]
 
 _FIXED = re.compile(r"^fixed_(\d+)(?:[_.\-].*)?$")
-#: WebShop's goal splits: test = first 500, eval = next 1000, train = the rest.
-SPLITS = {"test": (0, 500), "eval": (500, 1500), "train": (1500, None)}
 
 
 @dataclass
