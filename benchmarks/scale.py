@@ -183,7 +183,7 @@ from shopsim.simsite.store.data import StoreData
 
 d = StoreData.open(sys.argv[1])
 idx = d.index
-asins = [d.asin_at(i) for i in range(d.count)]
+asins = [d.asins.asin_at(i) for i in range(d.count)]
 db = os.path.join(tempfile.mkdtemp(), "store.sqlite")
 con = sqlite3.connect(db)
 con.execute("CREATE TABLE p (asin TEXT PRIMARY KEY, data BLOB) WITHOUT ROWID")
@@ -209,7 +209,7 @@ def per_call(fn, items):
 
 def mmap_product(a):
     d._recent.clear()
-    return d.product_bytes(d.doc_of(a))
+    return d.product_bytes(d.asins.doc_of(a))
 
 def mmap_term(tb):
     ti = idx._term_index(tb.decode("utf-8", "surrogatepass"))

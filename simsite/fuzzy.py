@@ -69,7 +69,10 @@ def token_set_above(s1: str, s2: str, threshold: int) -> bool:
     """``token_set_ratio(s1, s2) > threshold``, exactly, for a fraction of the cost where it is far below
     (the reward's attribute test asks only this, of every attribute of a product bought).
     """
-    return any(_ratio_above(a, b, threshold) for a, b in _token_set_pairs(s1, s2))
+    pairs = _token_set_pairs(s1, s2)
+    if not pairs:  # a side with no word: the ratio is 0, which a negative threshold is below
+        return threshold < 0
+    return any(_ratio_above(a, b, threshold) for a, b in pairs)
 
 
 @lru_cache(maxsize=200_000)

@@ -22,6 +22,7 @@ import numpy as np
 from shopsim.errors import ConfigError, DataError
 from shopsim.simsite.goals import GOAL_SHUFFLE_SEED, load_goal_file, load_price_file, price_limit
 from shopsim.simsite.store.arrays import load_array
+from shopsim.simsite.store.asins import AsinTable
 from shopsim.simsite.store.blob import Blob
 from shopsim.simsite.store.index import StoreIndex
 from shopsim.simsite.store.manifest import StoreManifest, check_store, verify_files, write_stamp
@@ -45,8 +46,6 @@ ARRAYS = ("products_offsets", "human_offsets", "asins", "asins_sorted", "asins_s
           "price_lo", "price_hi", "price_is_range", "inst_docs", "inst_upper", "goal_doc", "goal_combo", "goal_inst",
           "goal_weight", "goal_cum", "hgoal_doc", "hgoal_rec")
 BLOBS = ("products.bin", "human.bin")
-_RECENT = 1 << 17
-"""ASIN -> document answers kept (a few MB), so result filters and pages skip the binary search."""
 
 
 class StoreData:
@@ -61,13 +60,9 @@ class StoreData:
         self._human = Blob(root / "human.bin")
         self._offsets = self.arrays["products_offsets"]
         self._human_offsets = self.arrays["human_offsets"]
-        self._asins = self.arrays["asins"]
-        self._sorted = self.arrays["asins_sorted"]
-        self._sorted_docs = self.arrays["asins_sorted_docs"]
-        self._width = self._asins.dtype.itemsize
-        self.count = len(self._asins)
-        self._recent: dict[str, int] = {}
-        self.index = StoreIndex(root, self, self.arrays["id_rank"])
+        self.asins = AsinTable(self.arrays["asins"], self.arrays["asins_sorted"], self.arrays["asins_sorted_docs"])
+        self.count = self.asins.count
+        self.index = StoreIndex(root, self.asins, self.arrays["id_rank"], self)
 
     @classmethod
     def open(cls, root: str | Path) -> StoreData:
@@ -81,42 +76,6 @@ class StoreData:
         return StoreData.open, (str(self.root),)
 
     # ---- products ---------------------------------------------------------------------------------
-    def doc_of(self, asin: str) -> int | None:
-        """The document number of ``asin`` (exact match), by binary search over the sorted ASINs.
-
-        ASINs met recently (search results, pages) are answered from a bounded dictionary.
-        """
-        doc = self._recent.get(asin)
-        if doc is not None:
-            return doc
-        key = asin.encode("utf-8", "surrogatepass")
-        if len(key) > self._width or b"\0" in key or not key:
-            return None
-        i = int(np.searchsorted(self._sorted, key))
-        if i < self.count and self._sorted[i] == key:
-            doc = int(self._sorted_docs[i])
-            self._remember(asin, doc)
-            return doc
-        return None
-
-    def _remember(self, asin: str, doc: int) -> None:
-        if len(self._recent) >= _RECENT:
-            self._recent.clear()
-        self._recent[asin] = doc
-
-    def asin_at(self, doc: int) -> str:
-        """The ASIN of document ``doc``."""
-        asin = bytes(self._asins[doc]).decode("utf-8", "surrogatepass")
-        self._remember(asin, doc)
-        return asin
-
-    def asins_at(self, docs: list[int]) -> list[str]:
-        """The ASINs of documents ``docs`` (one gather for a page of results, not one per document)."""
-        asins = [raw.decode("utf-8", "surrogatepass") for raw in self._asins[docs].tolist()]
-        for asin, doc in zip(asins, docs, strict=True):
-            self._remember(asin, doc)
-        return asins
-
     def product_bytes(self, doc: int) -> bytes:
         """Document ``doc``'s product, as the JSON stored."""
         return self._products.read(int(self._offsets[doc]), int(self._offsets[doc + 1]))

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import operator
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -38,6 +38,7 @@ from shopsim.simsite.lucene.bm25 import LuceneRanker, length_factors, lucene_idf
 from shopsim.simsite.lucene.topk import Hit, TermPostings, dense_pays, term_postings
 from shopsim.simsite.postings import Terms
 from shopsim.simsite.store.arrays import StoredArray, load_array
+from shopsim.simsite.store.memo import Memo
 
 __all__ = ["INDEX_FILES", "POSTINGS_CACHE_BYTES", "StoreIndex", "build_postings"]
 
@@ -54,6 +55,13 @@ class _Ids(Protocol):
     count: int
 
     def asins_at(self, docs: list[int]) -> list[str]: ...
+
+
+def _open_index(root: str) -> StoreIndex:
+    """The index of the store at ``root``, opened (and checked) again: an unpickled index whose store was dropped."""
+    from shopsim.simsite.store.data import StoreData  # the store module imports this one
+
+    return StoreData.open(root).index
 
 
 def build_postings(
@@ -150,7 +158,7 @@ def _nbytes(p: TermPostings) -> int:
 class StoreIndex(LuceneRanker):
     """WebShop's Lucene ranking over a store's postings on disk (the ``lucene`` engine's results)."""
 
-    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray):
+    def __init__(self, root: Path, ids: _Ids, id_rank: np.ndarray, store: object):
         self._terms = read_data_file(root / "index/terms.bin")
         self._term_offsets = load_array(root / "index/terms_offsets.npy")
         self._starts = load_array(root / "index/term_starts.npy")
@@ -158,16 +166,22 @@ class StoreIndex(LuceneRanker):
         self._docs = StoredArray(root / "index/docs.npy")
         self._denom = StoredArray(root / "index/denom.npy")
         self._ids = ids
+        self._store = weakref.ref(store)  # not the store itself: it holds this index
+        self._root = root
         self._id_rank = id_rank
         self.doc_count = ids.count
         self.term_count = len(self._idf)
         self.posting_count = len(self._docs)
-        self.term_index = lru_cache(maxsize=1 << 16)(self._term_index)
+        self._term_numbers: Memo[str, int | None] = Memo(1 << 16)
         self.postings_cache = _PostingsCache(POSTINGS_CACHE_BYTES)
 
     def __reduce__(self) -> tuple[Any, tuple[Any]]:
-        # the index of the unpickled store (which pickles by path), not copies of its postings
-        return operator.attrgetter("index"), (self._ids,)
+        # the index of the unpickled store (which pickles by path, and once when the same pickle
+        # holds its products too), not copies of its postings; by path when the store was dropped
+        store = self._store()
+        if store is None:
+            return _open_index, (str(self._root),)
+        return operator.attrgetter("index"), (store,)
 
     def problem(self) -> str | None:
         """What no index written by :func:`build_postings` holds (None when nothing): the full check's
@@ -188,6 +202,10 @@ class StoreIndex(LuceneRanker):
 
     def _term(self, i: int) -> bytes:
         return self._terms[int(self._term_offsets[i]) : int(self._term_offsets[i + 1])]
+
+    def term_index(self, term: str) -> int | None:
+        """The term's number in the vocabulary; None when no document has it (recent answers kept)."""
+        return self._term_numbers.get(term, self._term_index)
 
     def _term_index(self, term: str) -> int | None:
         """The term's number in the vocabulary, by binary search; None when no document has it."""

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
@@ -17,6 +16,7 @@ from pydantic import ValidationError
 
 from shopsim.simsite.goals import human_goal, option_combo, synthetic_goal
 from shopsim.simsite.models import Goal, Product
+from shopsim.simsite.store.memo import Memo
 
 if TYPE_CHECKING:
     from shopsim.simsite.store.data import StoreData
@@ -32,13 +32,17 @@ class StoreProducts(Mapping[str, Product]):
     def __init__(self, data: StoreData, human_goals: bool = False):
         self.data = data
         self.human_goals = human_goals
-        self.at = lru_cache(maxsize=_CACHE)(self._load)
+        self.memo: Memo[int, Product] = Memo(_CACHE)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"data": self.data, "human_goals": self.human_goals}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["data"], state["human_goals"])  # type: ignore[misc]
+
+    def at(self, doc: int) -> Product:
+        """Document ``doc``'s product (the last few thousand asked are kept)."""
+        return self.memo.get(doc, self._load)
 
     def _load(self, doc: int) -> Product:
         raw = self.data.product_bytes(doc)
@@ -54,19 +58,19 @@ class StoreProducts(Mapping[str, Product]):
             return Product.model_validate(json.loads(raw))
 
     def __getitem__(self, asin: str) -> Product:
-        doc = self.data.doc_of(asin) if isinstance(asin, str) else None
+        doc = self.data.asins.doc_of(asin) if isinstance(asin, str) else None
         if doc is None:
             raise KeyError(asin)
         return self.at(doc)
 
     def __contains__(self, asin: object) -> bool:
-        return isinstance(asin, str) and self.data.doc_of(asin) is not None
+        return isinstance(asin, str) and self.data.asins.doc_of(asin) is not None
 
     def __len__(self) -> int:
         return self.data.count
 
     def __iter__(self) -> Iterator[str]:
-        return (self.data.asin_at(d) for d in range(self.data.count))
+        return (self.data.asins.asin_at(d) for d in range(self.data.count))
 
 
 class StoreProductList(Sequence[Product]):
@@ -100,7 +104,7 @@ class StorePrices(Mapping[str, float]):
     def __init__(self, data: StoreData, prices: np.ndarray, overrides: dict[str, float] | None = None):
         self.data, self.array = data, prices
         self.overrides = dict(overrides or {})
-        self._extra = [a for a in self.overrides if data.doc_of(a) is None]
+        self._extra = [a for a in self.overrides if data.asins.doc_of(a) is None]
 
     def __getstate__(self) -> dict[str, Any]:
         stored = self.array is self.data.arrays["prices"]  # read again on unpickling, not pickled
@@ -114,19 +118,19 @@ class StorePrices(Mapping[str, float]):
     def __getitem__(self, asin: str) -> float:
         if asin in self.overrides:
             return self.overrides[asin]
-        doc = self.data.doc_of(asin) if isinstance(asin, str) else None
+        doc = self.data.asins.doc_of(asin) if isinstance(asin, str) else None
         if doc is None:
             raise KeyError(asin)
         return float(self.array[doc])
 
     def __contains__(self, asin: object) -> bool:
-        return asin in self.overrides or (isinstance(asin, str) and self.data.doc_of(asin) is not None)
+        return asin in self.overrides or (isinstance(asin, str) and self.data.asins.doc_of(asin) is not None)
 
     def __len__(self) -> int:
         return self.data.count + len(self._extra)
 
     def __iter__(self) -> Iterator[str]:
-        yield from (self.data.asin_at(d) for d in range(self.data.count))
+        yield from (self.data.asins.asin_at(d) for d in range(self.data.count))
         yield from self._extra
 
 
@@ -135,14 +139,18 @@ class _LazyGoals(Sequence[Goal]):
 
     def __init__(self, count: int):
         self._count = count
-        self.at = lru_cache(maxsize=_CACHE)(self._load)
+        self.memo: Memo[int, Goal] = Memo(_CACHE)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "at"}
+        return {k: v for k, v in self.__dict__.items() if k != "memo"}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.at = lru_cache(maxsize=_CACHE)(self._load)
+        self.memo = Memo(_CACHE)
+
+    def at(self, i: int) -> Goal:
+        """Goal ``i`` (the last few thousand asked are kept)."""
+        return self.memo.get(i, self._load)
 
     def _load(self, i: int) -> Goal:
         raise NotImplementedError

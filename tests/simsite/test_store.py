@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import io
 import json
@@ -30,6 +31,7 @@ from shopsim.simsite.store import prepare_store, verify_store
 from shopsim.simsite.store.build import term_counts
 from shopsim.simsite.store.index import build_postings
 from shopsim.simsite.store.jsonstream import JsonListReader
+from shopsim.simsite.store.tags import NOUN_FILES
 from tests.conftest import SMALL, needs_small
 
 pytestmark = pytest.mark.filterwarnings("ignore::shopsim.simsite.loader.DataWarning")
@@ -142,19 +144,49 @@ def test_env_episodes_give_the_same_observations_and_rewards(odd_catalog: Path, 
     assert runs[0] == runs[1]
 
 
+def test_a_dropped_store_closes_its_files_without_a_collection(odd_catalog: Path, tmp_path: Path) -> None:
+    """No cycle holds a store: dropping it closes its files at once, even with the collector off
+    (``load_shop`` freezes what it loaded, and frozen cycles are never collected)."""
+    prepare_store(odd_catalog, tmp_path / "s", workers=1)
+
+    def open_files() -> set[str]:
+        found = set()
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now
+                found.add(os.readlink(f"/proc/self/fd/{fd}"))
+        return found
+
+    before = open_files()
+    gc.disable()
+    try:
+        shop = Shop.load(tmp_path / "s")
+        asins = shop.search_engine.search("shoes", 5)
+        assert shop.products[asins[0]] and shop.goals[0]
+        held = {f for f in open_files() - before if f.startswith(str(tmp_path))}
+        assert held  # postings, products
+        engine = pickle.loads(pickle.dumps(shop.search_engine))  # an index alone re-opens its store
+        del shop
+        assert engine.search("shoes", 5) == asins
+        del engine
+        # all but the noun tags, which the process's noun tagger keeps for every catalog it met (by content)
+        assert {f for f in open_files() - before if f.startswith(str(tmp_path))} <= {str(tmp_path / "s" / NOUN_FILES[0])}
+    finally:
+        gc.enable()
+
+
 def test_opening_is_lazy(odd_catalog: Path, tmp_path: Path) -> None:
     prepare_store(odd_catalog, tmp_path / "s", workers=1)
     shop = Shop.load(tmp_path / "s")
     asins = shop.search_engine.search("shoes", 50)
     assert asins and all(a in shop.products for a in asins)
     products, goals = shop.products, shop.goals
-    assert products.at.cache_info().currsize == 0  # type: ignore[attr-defined]  # nothing parsed so far
-    assert goals.at.cache_info().currsize == 0  # type: ignore[attr-defined]
+    assert len(products.memo) == 0  # nothing parsed so far
+    assert len(goals.memo) == 0
     assert shop.product(asins[0].lower()) == shop.products[asins[0]]
-    assert products.at.cache_info().currsize == 1  # type: ignore[attr-defined]
+    assert len(products.memo) == 1
     assert "B0NOTTHERE" not in shop.products and shop.product("nope") is None
     shop.prime_nouns()  # a no-op on a store: it would parse the whole catalog
-    assert products.at.cache_info().currsize == 1  # type: ignore[attr-defined]
+    assert len(products.memo) == 1
     assert isinstance(shop.catalog_fingerprint, str) and len(shop.catalog_fingerprint) == 64
     # pickled (spawned workers, Ray) by path: the copy re-opens the store and shares its pages
     parts = pickle.dumps((shop.products, shop.product_list, shop.goals, shop.search_engine, shop.prices))

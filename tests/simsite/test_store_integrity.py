@@ -138,7 +138,7 @@ from shopsim.simsite.shop import Shop
 for root, name in zip(sys.argv[1::2], sys.argv[2::2]):
     shop = Shop.load(root)
     assert shop.search_engine.search(shop.product_list[3].title, 5)  # read (and kept) before the damage
-    query, asin = shop.product_list[7].title, shop.products.data.asin_at(40)  # product 40 not yet read
+    query, asin = shop.product_list[7].title, shop.products.data.asins.asin_at(40)  # product 40 not yet read
     os.truncate(Path(root) / name, 0)
     for what, call in (("search", lambda: shop.search_engine.search(query, 5)),
                        ("page", lambda: shop.products[asin].title)):
