@@ -33,30 +33,29 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 from urllib.parse import urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
-from shopsim.errors import ConfigError, DataError
+from shopsim.errors import ConfigError
 from shopsim.progress import DownloadProgress, human_bytes
+from shopsim.simsite.fetch_local import held_size, open_part, target_paths, verify, verify_or_delete
 from shopsim.simsite.fetch_record import (
+    FetchError,
     RemoteFile,
     Source,
     Verification,
     default_sources,
     load_manifest,
-    sha256_file,
     verification_level,
 )
 
-__all__ = ["FetchError", "Fetched", "Limits", "drive_confirm_url", "fetch_files"]
+__all__ = ["Fetched", "Limits", "drive_confirm_url", "fetch_files"]
 
 #: A confirmation page is small; anything larger is not one and is not read into memory.
 MAX_PAGE_BYTES = 2 << 20
@@ -83,17 +82,6 @@ class Limits:
         """The client's timeouts (the rate and total time are checked as bytes arrive)."""
         return httpx.Timeout(self.read, connect=self.connect)
 
-class FetchError(DataError):
-    """A download failed or a file did not verify; the message is one line naming the file.
-
-    ``brief`` says the same in a few words after a source's name, for the line that switches sources.
-    """
-
-    def __init__(self, message: str, *, brief: str | None = None):
-        super().__init__(message)
-        self.brief = brief or message
-
-
 @dataclass(frozen=True)
 class Fetched:
     """What one file ended as."""
@@ -106,31 +94,6 @@ class Fetched:
     resumed_from: int = 0
     already_there: bool = False
     source: str = ""  # the label of the source that finished the download
-
-
-def _verify(f: RemoteFile, path: Path) -> tuple[str, Verification]:
-    """The file's SHA-256 and level, or FetchError naming what did not match."""
-    size, digest = path.stat().st_size, sha256_file(path)
-    level = verification_level(f)
-    why = None
-    if f.size is not None and size != f.size:
-        why = f"{size} bytes, but the published file has {f.size}"
-    elif f.sha256 and digest != f.sha256:
-        why = f"SHA-256 {digest[:16]}... does not match the pinned {f.sha256[:16]}..."
-    elif not f.sha256 and f.sha256_prefix and not digest.startswith(f.sha256_prefix):
-        why = f"SHA-256 {digest[:16]}... does not start with the recorded {f.sha256_prefix}"
-    if why is not None:
-        raise FetchError(f"{f.name}: {why}", brief=f"gave bytes that do not verify ({why})")
-    return digest, level
-
-
-def _verify_or_delete(f: RemoteFile, part: Path) -> tuple[str, Verification]:
-    try:
-        return _verify(f, part)
-    except FetchError as exc:
-        part.unlink(missing_ok=True)  # whose bytes were wrong is unknowable when sources were mixed: start afresh
-        raise FetchError(f"{exc} (download deleted; run again to fetch it afresh)",
-                         brief=f"{exc.brief}; deleted the download") from None
 
 
 # ---- downloading ----------------------------------------------------------------------------------------
@@ -162,38 +125,6 @@ class _Meter:
                 raise _stalled(self.f, self.url, f"{rate:.0f} bytes/s over {now - self.mark:.0f} s, "
                                                  f"under the minimum {lim.min_rate:g}")
             self.mark, self.mark_bytes = now, self.bytes
-
-
-def _held(path: Path) -> int:
-    """The size of our own regular file at ``path`` (0 when there is none); a link or anything else is refused."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return 0
-    if not stat.S_ISREG(st.st_mode):
-        kind = "a symlink" if stat.S_ISLNK(st.st_mode) else "not a regular file"
-        raise FetchError(f"{path}: {kind}, not a download of shopsim's; remove it and run again (nothing is "
-                         "written through it)")
-    return st.st_size
-
-
-def _open_part(f: RemoteFile, part: Path, append: bool) -> BinaryIO:
-    """``part`` for writing, never through a symlink: appended to, or created afresh (O_EXCL)."""
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    if append:
-        flags |= os.O_APPEND
-    else:
-        part.unlink(missing_ok=True)  # removes a link itself, never its target
-        flags |= os.O_EXCL
-    try:
-        fd = os.open(part, flags, 0o644)
-    except OSError as exc:
-        raise FetchError(f"{f.name}: cannot write {part} ({exc.strerror or exc}); a link or another file is in "
-                         "the way") from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise FetchError(f"{f.name}: {part} is not a regular file; remove it and run again")
-    return os.fdopen(fd, "ab" if append else "wb")
 
 
 def _with_query(url: str, extra: dict[str, str]) -> str:
@@ -244,7 +175,7 @@ def _content_range_start(value: str | None) -> tuple[int, int | None] | None:
 def _get_once(client: httpx.Client, f: RemoteFile, url: str, part: Path, progress: DownloadProgress,
               limits: Limits) -> int:
     """One attempt: request the rest of ``part`` and append it. Returns the offset it resumed at."""
-    have = _held(part)
+    have = held_size(part)
     headers = {"Accept-Encoding": "identity"}  # byte ranges and sizes of the file itself, not of a gzip stream
     if have:
         headers["Range"] = f"bytes={have}-"
@@ -306,7 +237,7 @@ def _write(r: httpx.Response, f: RemoteFile, part: Path, have: int, progress: Do
     progress.start(f.name, have, total)
     written = have
     try:
-        with _open_part(f, part, append) as out:
+        with open_part(f, part, append) as out:
             for chunk in r.iter_bytes():  # as the bytes arrive, so a drip is measured, not buffered
                 chunk = chunk[: max(0, cap - written)]
                 out.write(chunk)
@@ -360,7 +291,7 @@ def _download(client: httpx.Client, f: RemoteFile, url: str, part: Path, progres
         if attempt < retries:
             progress.say(f"{f.name}: {why}; retrying ({attempt + 1} of {retries})")
             sleep(retry_wait * 2 ** attempt)
-    have = _held(part)
+    have = held_size(part)
     raise FetchError(f"{f.name}: {why}; gave up after {retries} retries (run again to resume from {human_bytes(have)})",
                      brief=f"gave up after {retries} retries ({why})")
 
@@ -377,7 +308,7 @@ def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source]
         try:
             resumed = _download(client, f, src.url_for(f), part, progress, retries=retries, retry_wait=retry_wait,
                                 sleep=sleep, limits=limits)
-            digest, level = _verify_or_delete(f, part)
+            digest, level = verify_or_delete(f, part)
             return resumed, digest, level, src.label
         except FetchError as exc:
             if len(sources) == 1:
@@ -385,7 +316,7 @@ def _from_sources(client: httpx.Client, f: RemoteFile, sources: Sequence[Source]
             failures.append(f"{src.label} {exc.brief}")
             if i + 1 < len(sources):
                 progress.say(f"{f.name}: {src.label} {exc.brief}; trying {sources[i + 1].label}")
-    have = _held(part)
+    have = held_size(part)
     again = f" (run again to resume from {human_bytes(have)})" if have else ""
     raise FetchError(f"{f.name}: every source failed: {'; '.join(failures)}{again}")
 
@@ -428,10 +359,10 @@ def fetch_files(
     results: list[Fetched] = []
     try:
         for f in files:
-            final, part = _paths(folder, f.name)
+            final, part = target_paths(folder, f.name)
             if final.exists():
                 try:
-                    digest, level = _verify(f, final)
+                    digest, level = verify(f, final)
                     results.append(Fetched(f.name, final, final.stat().st_size, digest, level, already_there=True))
                     continue
                 except FetchError as exc:
@@ -446,13 +377,3 @@ def fetch_files(
         if own:
             client.close()
     return results
-
-
-def _paths(folder: Path, name: str) -> tuple[Path, Path]:
-    """``folder/NAME`` and ``folder/NAME.part``: a name that would lead outside ``folder`` is refused."""
-    if not name or name in (".", "..") or Path(name).name != name or "\\" in name or "\0" in name:
-        raise ConfigError(f"{name!r}: not a plain file name; refusing to write outside {folder}")
-    final, part = folder / name, folder / f"{name}.part"
-    for path in (final, part):
-        _held(path)  # a planted link: refused before any request
-    return final, part

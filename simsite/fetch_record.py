@@ -2,7 +2,7 @@
 
 ``webshop_data.json`` (beside this module) names each file's Google Drive id from WebShop's
 ``setup.sh``, its size and pinned SHA-256, and the public mirrors; :mod:`shopsim.simsite.fetch`
-downloads against this record.
+downloads against this record, and its failures are :class:`FetchError`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from shopsim.errors import ConfigError, DataError
 
 __all__ = [
-    "DRIVE", "DRIVE_URL", "MANIFEST_PATH", "DataManifest", "Mirror", "RemoteFile", "Source", "Verification",
+    "DRIVE", "DRIVE_URL", "MANIFEST_PATH", "DataManifest", "FetchError", "Mirror", "RemoteFile", "Source", "Verification",
     "default_sources", "load_manifest", "read_checksums", "select_files", "sha256_file", "source_from_url",
     "verification_level",
 ]
@@ -30,6 +30,17 @@ DRIVE_URL = "https://drive.google.com/uc?export=download&id={id}"
 
 Verification = Literal["sha256", "size+prefix", "unverified"]
 _HEX = r"^[0-9a-f]+$"
+
+
+class FetchError(DataError):
+    """A download failed or a file did not verify; the message is one line naming the file.
+
+    ``brief`` says the same in a few words after a source's name, for the line that switches sources.
+    """
+
+    def __init__(self, message: str, *, brief: str | None = None):
+        super().__init__(message)
+        self.brief = brief or message
 
 
 class RemoteFile(BaseModel):

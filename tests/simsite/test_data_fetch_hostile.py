@@ -22,8 +22,8 @@ import pytest
 
 from shopsim.errors import ConfigError
 from shopsim.progress import DownloadProgress
-from shopsim.simsite.fetch import Fetched, FetchError, Limits, fetch_files
-from shopsim.simsite.fetch_record import RemoteFile, Source, source_from_url
+from shopsim.simsite.fetch import Fetched, Limits, fetch_files
+from shopsim.simsite.fetch_record import FetchError, RemoteFile, Source, source_from_url
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "items_ins_v2_1000.json"
@@ -156,15 +156,15 @@ def test_a_planted_symlink_is_refused(mirror: str, tmp_path: Path, where: str) -
 
 def test_o_nofollow_refuses_a_link_planted_after_the_check(mirror: str, tmp_path: Path) -> None:
     """The write itself refuses a link (O_NOFOLLOW / O_EXCL), not only the check before the request."""
-    from shopsim.simsite.fetch import _open_part
+    from shopsim.simsite.fetch_local import open_part
 
     outside = tmp_path / "outside"
     outside.write_bytes(b"keep me")
     part = tmp_path / f"{NAME}.part"
     part.symlink_to(outside)
     with pytest.raises(FetchError, match="cannot write"):
-        _open_part(_record(), part, append=True)
-    with _open_part(_record(), part, append=False) as fresh:  # a fresh part replaces the link, not its target
+        open_part(_record(), part, append=True)
+    with open_part(_record(), part, append=False) as fresh:  # a fresh part replaces the link, not its target
         fresh.write(b"new")
     assert outside.read_bytes() == b"keep me" and not part.is_symlink() and part.read_bytes() == b"new"
 

@@ -24,9 +24,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from shopsim.progress import DownloadProgress
-from shopsim.simsite.fetch import Fetched, FetchError, fetch_files
+from shopsim.simsite.fetch import Fetched, fetch_files
 from shopsim.simsite.fetch_record import (
     DRIVE,
+    FetchError,
     RemoteFile,
     Source,
     default_sources,
