@@ -71,11 +71,11 @@ spends its lookups, and a binary search into half a million postings misses the 
 from __future__ import annotations
 
 import math
-import threading
 from typing import Literal, NamedTuple, overload
 
 import numpy as np
 
+from shopsim.simsite.lucene.scratch import buffer, indices, scratch
 from shopsim.simsite.postings import best_of, top_k
 
 __all__ = ["Algorithm", "Hit", "TermPostings", "candidates", "dense_pays", "exhaustive_pays", "score_hits", "score_hits_all",
@@ -116,7 +116,7 @@ def term_postings(docs: np.ndarray, denom: np.ndarray, idf: np.float32, keep_sco
     dense = None
     if dense_over:
         dense = np.zeros(dense_over, dtype=np.float32)
-        dense[_indices(docs)] = _term_score(denom, idf)
+        dense[indices(docs)] = _term_score(denom, idf)
     return TermPostings(docs, denom, idf, max_denom, _term_score(denom, idf) if keep_scores else None, dense)
 
 
@@ -247,8 +247,8 @@ def _exhaustive(hits: list[Hit], doc_count: int, id_rank: np.ndarray, k: int) ->
     weights = [_clause_scores(p, qtf) for p, qtf in hits]
     total = sum(len(d) for d in docs)
     if total * _DENSE_FROM > doc_count:  # laid end to end in reused buffers, as bincount wants them
-        at = np.concatenate(docs, out=_buffer(total, np.intp, "docs"), casting="same_kind")
-        w = np.concatenate(weights, out=_buffer(total, np.float64, "weights"), casting="same_kind")
+        at = np.concatenate(docs, out=buffer(total, np.intp, "docs"), casting="same_kind")
+        w = np.concatenate(weights, out=buffer(total, np.float64, "weights"), casting="same_kind")
         return top_k(np.bincount(at, w, doc_count).astype(np.float32), id_rank, k)
     cand, sums = _merged_sums(docs, weights)  # few postings in a large catalog: the reached documents only
     return best_of(cand, sums.astype(np.float32), id_rank, k)
@@ -262,16 +262,16 @@ def _merged_sums(docs: list[np.ndarray], weights: list[np.ndarray]) -> tuple[np.
     total = sum(len(x) for x in docs)
     if not total:
         return np.empty(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
-    d = np.concatenate(docs, out=_buffer(total, np.int32, "docs"), casting="same_kind")
+    d = np.concatenate(docs, out=buffer(total, np.int32, "docs"), casting="same_kind")
     order = d.argsort(kind="stable")  # a merge of sorted runs
-    d = np.take(d, order, out=_buffer(total, np.int32, "sorted docs"), mode="clip")  # clip: unbuffered
-    w = np.concatenate(weights, out=_buffer(total, np.float64, "weights"), casting="same_kind")
-    w = np.take(w, order, out=_buffer(total, np.float64, "sorted weights"), mode="clip")
-    first = _buffer(total, np.bool_, "first")
+    d = np.take(d, order, out=buffer(total, np.int32, "sorted docs"), mode="clip")  # clip: unbuffered
+    w = np.concatenate(weights, out=buffer(total, np.float64, "weights"), casting="same_kind")
+    w = np.take(w, order, out=buffer(total, np.float64, "sorted weights"), mode="clip")
+    first = buffer(total, np.bool_, "first")
     first[0] = True
     np.not_equal(d[1:], d[:-1], out=first[1:])
     cand = d[first]
-    slot = np.cumsum(first, out=_buffer(total, np.intp, "slots"))
+    slot = np.cumsum(first, out=buffer(total, np.intp, "slots"))
     slot -= 1
     return cand, np.bincount(slot, w, len(cand))
 
@@ -347,17 +347,17 @@ def _essential_sums(terms: list[_Term], doc_count: int, floor: float) -> tuple[n
     if len(terms) == 1:
         cand, partial = terms[0].docs, _full(terms[0]).astype(np.float64)
     elif sum(len(t.docs) for t in terms) * _DENSE_FROM > doc_count:
-        acc, mark = _scratch(doc_count, np.float64), _scratch(doc_count, np.bool_)
+        acc, mark = scratch(doc_count, np.float64), scratch(doc_count, np.bool_)
         try:
             for term in terms:
-                at = _indices(term.docs)
+                at = indices(term.docs)
                 acc[at] += _full(term)
                 mark[at] = True
             cand = np.flatnonzero(mark[:doc_count])  # a byte per document: faster to scan than the sums
             partial = acc[cand]
         finally:
             for term in terms:
-                at = _indices(term.docs)
+                at = indices(term.docs)
                 acc[at] = 0.0
                 mark[at] = False
     else:
@@ -375,13 +375,13 @@ def _at(cand: np.ndarray, term: _Term) -> np.ndarray:
     """
     docs, denom, w, scores, _, dense = term
     if dense is not None:
-        return dense[_indices(cand)]
+        return dense[indices(cand)]
     if not len(cand) or not len(docs):
         return np.zeros(len(cand), dtype=np.float32)
     short, long = sorted((len(cand), len(docs)))
     if short * math.log2(long) > 2 * (short + long):
-        buf = _scratch(int(max(cand[-1], docs[-1])) + 1, np.float32)
-        at = _indices(docs)
+        buf = scratch(int(max(cand[-1], docs[-1])) + 1, np.float32)
+        at = indices(docs)
         try:
             buf[at] = _full(term)
             return buf[cand]
@@ -399,43 +399,6 @@ def _at(cand: np.ndarray, term: _Term) -> np.ndarray:
         hit = pos[found]
         out[found] = scores[hit] if scores is not None else _term_score(denom[hit], w)
     return out
-
-
-def _indices(docs: np.ndarray) -> np.ndarray:
-    """Document numbers as native indices (numpy would convert int32 on every fancy index)."""
-    return docs.astype(np.intp, copy=False)
-
-
-_local = threading.local()
-
-
-def _scratch(size: int, dtype: type[np.generic]) -> np.ndarray:
-    """A zeroed array of at least ``size`` for this thread, reused across queries (a fresh one
-    would cost its page faults on every query); the caller clears what it wrote.
-    """
-    key = np.dtype(dtype).name
-    buf = getattr(_local, key, None)
-    if buf is None or len(buf) < size:
-        buf = np.zeros(max(size, 1024), dtype=dtype)
-        setattr(_local, key, buf)
-    return buf
-
-
-def _buffer(size: int, dtype: type[np.generic], role: str) -> np.ndarray:
-    """This thread's array of exactly ``size`` for one role in a query, contents undefined.
-
-    Arrays of a query's size, allocated and freed on every query, would come from fresh pages
-    of the kernel each time (glibc maps big blocks and returns a freed heap top): measured,
-    a thousand page faults a query at 1.18M products, most of the exhaustive path's time.
-    """
-    buffers: dict[tuple[str, str], np.ndarray] | None = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = _local.buffers = {}
-    key = (role, np.dtype(dtype).name)
-    buf = buffers.get(key)
-    if buf is None or len(buf) < size:
-        buf = buffers[key] = np.empty(max(size, 1024), dtype=dtype)
-    return buf[:size]
 
 
 def _scores(cand: np.ndarray, terms: list[_Term]) -> np.ndarray:
