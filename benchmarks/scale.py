@@ -195,7 +195,7 @@ write_s = time.perf_counter() - t
 with con:
     for ti in range(idx.term_count):
         a, b = int(idx._starts[ti]), int(idx._starts[ti + 1])
-        con.execute("INSERT INTO t VALUES (?, ?, ?)", (idx._term(ti), idx._docs[a:b].tobytes(), idx._denom[a:b].tobytes()))
+        con.execute("INSERT INTO t VALUES (?, ?, ?)", (idx._term(ti), idx._docs.read(a, b).tobytes(), idx._denom.read(a, b).tobytes()))
 rng = random.Random(0)
 sample = [asins[rng.randrange(d.count)] for _ in range(20000)]
 terms = [idx._term(rng.randrange(idx.term_count)) for _ in range(5000)]
@@ -208,13 +208,13 @@ def per_call(fn, items):
     return (time.perf_counter() - t) / len(items) * 1e6
 
 def mmap_product(a):
-    d._recent.clear()
+    d.asins._recent.clear()
     return d.product_bytes(d.asins.doc_of(a))
 
 def mmap_term(tb):
     ti = idx._term_index(tb.decode("utf-8", "surrogatepass"))
     a, b = int(idx._starts[ti]), int(idx._starts[ti + 1])
-    return np.asarray(idx._docs[a:b]).sum() + np.asarray(idx._denom[a:b]).sum()
+    return idx._docs.read(a, b).sum() + idx._denom.read(a, b).sum()
 
 def sql_term(tb):
     r = cur.execute("SELECT docs, denom FROM t WHERE term=?", (tb,)).fetchone()
