@@ -117,6 +117,7 @@ def term_postings(docs: np.ndarray, denom: np.ndarray, idf: np.float32, keep_sco
     if dense_over:
         dense = np.zeros(dense_over, dtype=np.float32)
         dense[indices(docs)] = _term_score(denom, idf)
+        dense.flags.writeable = False  # kept and shared by every query of the term
     return TermPostings(docs, denom, idf, max_denom, _term_score(denom, idf) if keep_scores else None, dense)
 
 

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from shopsim.errors import DataError
 from shopsim.simsite.datafiles import read_data_file
 from shopsim.simsite.lucene.bm25 import LuceneRanker, length_factors, lucene_idf
 from shopsim.simsite.lucene.topk import Hit, TermPostings, dense_pays, term_postings
@@ -222,9 +223,12 @@ class StoreIndex(LuceneRanker):
     def _term_postings(self, t: int) -> TermPostings:
         """Term ``t``'s postings, read from disk, and its bound."""
         a, b = int(self._starts[t]), int(self._starts[t + 1])
+        docs = self._docs.read(a, b)
+        if len(docs) and (int(docs[0]) < 0 or int(docs[-1]) >= self.doc_count):  # ascending: the ends say it
+            raise DataError(f"{self._root / 'index/docs.npy'}: term {t} lists documents outside the catalog "
+                            "(a damaged store; `shopsim data verify` checks every file)")
         dense_over = self.doc_count if dense_pays(b - a, self.doc_count) else 0
-        return term_postings(self._docs.read(a, b), self._denom.read(a, b), self._idf[t], keep_scores=False,
-                             dense_over=dense_over)
+        return term_postings(docs, self._denom.read(a, b), self._idf[t], keep_scores=False, dense_over=dense_over)
 
     def term_postings(self, t: int) -> TermPostings:
         """Term ``t``'s postings and bound (kept while the cache's budget allows)."""

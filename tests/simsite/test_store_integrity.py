@@ -18,6 +18,7 @@ import pytest
 from shopsim.cli import main
 from shopsim.errors import DataError
 from shopsim.simsite.catalog import generator as gen
+from shopsim.simsite.lucene.analysis import query_terms
 from shopsim.simsite.shop import Shop
 from shopsim.simsite.store import prepare_store, verify_store
 from shopsim.simsite.store.manifest import sample_sha256
@@ -91,6 +92,21 @@ def test_verify_refuses_nan_negative_and_out_of_range_values(store: Path) -> Non
     _replace_array(store, "goal_doc.npy", np.where(np.arange(len(docs)) == 0, -3, docs).astype(docs.dtype))
     with pytest.raises(DataError, match=r"goal_doc\.npy holds document numbers outside the catalog"):
         verify_store(store)
+
+
+def test_postings_damaged_while_open_refuse_the_search_with_a_data_error(store: Path) -> None:
+    """A document number past the catalog, written into the postings after the open checks ran: the
+    search that reads them is refused with one DataError, never an IndexError (or a wrong result)."""
+    shop = Shop.load(store)
+    index = shop.search_engine.index
+    query = shop.product_list[7].title
+    t = next(index.term_index(term) for term, _ in query_terms(query) if index.term_index(term) is not None)
+    docs = index._docs  # the file the store opened; damaged in place before any search read it
+    with open(docs.path, "r+b") as f:
+        f.seek(docs._offset + (int(index._starts[t + 1]) - 1) * docs.dtype.itemsize)
+        f.write(np.array([index.doc_count + 5], dtype=docs.dtype).tobytes())
+    with pytest.raises(DataError, match=r"index/docs\.npy: term \d+ lists documents outside the catalog"):
+        index.scored(query, 5)
 
 
 def test_an_array_swapped_in_from_another_store_is_refused_on_open(stores: tuple[Path, Path], store: Path) -> None:
