@@ -45,9 +45,11 @@ _AMBIGUOUS: dict[str, tuple[str, ...]] = {
 }
 _CODES = ["USD", "EUR", "GBP", "JPY", "CNY", "RMB", "INR", "CAD", "AUD", "MXN", "BRL", "SEK", "NOK", "DKK", "PLN", "CHF", "TWD", "HKD", "SGD", "KRW", "TRY", "NZD", "CZK", "HUF", "RON", "ZAR", "AED", "SAR", "EGP", "ILS", "THB", "MYR", "PHP", "IDR", "VND", "ARS", "CLP", "COP", "PEN", "RUB"]
 _MARKS = sorted([*_SYMBOLS, *_AMBIGUOUS, *_CODES], key=len, reverse=True)
-_MARK_RE = re.compile("|".join(
+#: The marks, longest first. The lookahead on their first characters rules out a position in one step,
+#: where the bare alternation tries all ~100 marks there (2 µs a character: a card's price text took 30 µs).
+_MARK_RE = re.compile("(?=[" + re.escape("".join(sorted({m[0] for m in _MARKS}))) + "])(?:" + "|".join(
     (r"(?<![A-Za-z])" if m[0].isalpha() else "") + re.escape(m) + (r"(?![A-Za-z])" if m[-1].isalpha() else "")
-    for m in _MARKS))
+    for m in _MARKS) + ")")
 _NUM_RE = re.compile(r"\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d{1,2})?(?!\d)"  # Indian grouping: '1,29,900.00'
                      r"|\d{1,3}(?:[.,\u00a0\u202f' ]\d{3})+(?:[.,]\d{1,2})?(?!\d)|\d+(?:[.,]\d{1,2})?(?!\d)")
 _RANGE_SEP_RE = re.compile(r"^\s*(?:-|–|—|~|～|〜|to|bis|à|a|até|tot|till|do|a partire da|至)\s*$", re.IGNORECASE)
