@@ -22,7 +22,8 @@ from shopsim.translators.dom import text_of as _text_of
 from shopsim.translators.prices import PriceInfo, parse_price
 from shopsim.translators.shops import ID_VALUE, url_id
 
-__all__ = ["Card", "card_id", "find_cards", "price_nodes", "price_text", "repeated_blocks", "short_text", "text_of"]
+__all__ = ["Card", "PriceGroups", "card_id", "find_cards", "price_groups", "price_nodes", "price_text", "repeated_blocks",
+           "short_text", "text_of"]
 
 #: A currency mark: a symbol ('$' covers US$, R$, C$...), 'S/', or an ISO code / abbreviation as a word.
 _SYMBOLS, _PAIRS = "$€£¥₹₩₺₽₱₫₪฿", ("S/", "zł", "Kč")
@@ -75,7 +76,8 @@ def price_text(node: LexborNode) -> str:
         parts.append(text)
         if len(parts) > 40:
             break
-    return _SPLIT_CENTS.sub(r"\1\2\3", collapse("".join(parts)))
+    text = collapse("".join(parts))
+    return _SPLIT_CENTS.sub(r"\1\2\3", text) if _SPLIT_CENTS.search(text) else text  # a search costs a third of a sub
 
 
 def short_text(node: LexborNode, limit: int = 120, max_nodes: int = 80) -> str | None:
@@ -287,8 +289,14 @@ def _shape(node: LexborNode) -> tuple[str | None, str]:
     return node.tag, (attr(node, "class").split() or [""])[0]
 
 
-def _groups(prices: list[LexborNode]) -> list[tuple[LexborNode, list[LexborNode]]]:
-    """(element, its children holding a not-struck price) for every ancestor of 2+ such children, most first."""
+#: (element, its children holding a not-struck price) for every ancestor of 2+ such children, most first.
+PriceGroups = list[tuple[LexborNode, list[LexborNode]]]
+
+
+def price_groups(prices: list[LexborNode]) -> PriceGroups:
+    """The page's :data:`PriceGroups`: found once, for the cards and for the repeated blocks a buy control
+    must lie outside (a climb of 25 ancestors from every price).
+    """
     groups: dict[int, tuple[LexborNode, dict[int, LexborNode]]] = {}
     for p in prices:
         if _struck(p):
@@ -303,7 +311,7 @@ def _groups(prices: list[LexborNode]) -> list[tuple[LexborNode, list[LexborNode]
     return sorted(ranked, key=lambda row: -len(row[1]))
 
 
-def _card_parent(ranked: list[tuple[LexborNode, list[LexborNode]]]) -> tuple[LexborNode | None, list[LexborNode]]:
+def _card_parent(ranked: PriceGroups) -> tuple[LexborNode | None, list[LexborNode]]:
     """The element whose children most often hold a price (the card list), recommendation strips last."""
     for parent, children in ranked:
         if not _carousel(parent, children[0]):
@@ -311,14 +319,14 @@ def _card_parent(ranked: list[tuple[LexborNode, list[LexborNode]]]) -> tuple[Lex
     return ranked[0] if ranked else (None, [])
 
 
-def repeated_blocks(prices: list[LexborNode]) -> set[int]:
+def repeated_blocks(groups: PriceGroups) -> set[int]:
     """Ids of elements repeated with a price at least three times under one parent (cards, carousels).
 
     Only small classed elements or list items count: rows of an old layout table or page sections
     that share a wrapper class are not cards.
     """
     out: set[int] = set()
-    for _parent, children in _groups(prices):
+    for _parent, children in groups:
         shapes = Counter(_shape(c) for c in children)
         out |= {c.mem_id for c in children if shapes[_shape(c)] >= 3 and (_shape(c)[1] or c.tag in ("li", "article"))
                 and short_text(c, 1500, 3000) is not None}
@@ -331,9 +339,8 @@ def _carousel(parent: LexborNode, child: LexborNode) -> bool:
     return any(_CAROUSEL.search(f"{attr(n, 'class')} {attr(n, 'id')} {attr(n, 'data-test')}") for n in nodes)
 
 
-def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
+def find_cards(prices: list[LexborNode], ranked: PriceGroups, base: str) -> list[Card]:
     """Product cards in page order: children of the card list that hold a product link and a title."""
-    ranked = _groups(prices)
     parent, priced = _card_parent(ranked)
     if parent is None:
         return []
@@ -364,8 +371,11 @@ def find_cards(prices: list[LexborNode], base: str) -> list[Card]:
             continue
         price = PriceInfo(None, None, "")
         for node in owned.get(child.mem_id, []):
-            if not _struck(node, stop=child) and not _NOT_PRICE_TEXT.search(price_text(node)):
-                price = _ranged(node, _parse(node))
+            if _struck(node, stop=child):
+                continue
+            text = price_text(node)
+            if not _NOT_PRICE_TEXT.search(text):
+                price = _ranged(node, parse_price(text))
                 if price.value is not None:
                     break
         cards.append(Card(node=child, url=url, title=title, price=price, sponsored=_sponsored(child)))

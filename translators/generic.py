@@ -21,8 +21,10 @@ from shopsim.translators.buy_box import displayed_price
 from shopsim.translators.cards import (
     MAX_WALK,
     Card,
+    PriceGroups,
     card_id,
     find_cards,
+    price_groups,
     price_nodes,
     repeated_blocks,
     text_of,
@@ -75,6 +77,7 @@ class _Page:
     base: str
     shop: str | None
     prices: list[LexborNode] = field(default_factory=list)
+    groups: PriceGroups = field(default_factory=list)  # the prices' ancestors holding several (``price_groups``)
     cards: list[Card] = field(default_factory=list)
     h1: LexborNode | None = None
     form: SearchForm | None = None
@@ -86,7 +89,7 @@ class _Page:
         deciding the page kind asks twice, and each search reads up to 4,000 links and buttons.
         """
         if not self.found_buy:
-            self.found_buy.append(buy_control(self.body, repeated_blocks(self.prices)))
+            self.found_buy.append(buy_control(self.body, repeated_blocks(self.groups)))
         return self.found_buy[0]
 
 
@@ -121,7 +124,8 @@ class GenericTranslator(RealSiteTranslator):
         page.form, page.query = search_form(page.body, page.base, MAX_QUERY_CHARS)
         self._remember(shop, page.form or data.search_target, url)
         page.prices = price_nodes(page.body)
-        page.cards = find_cards(page.prices, page.base)
+        page.groups = price_groups(page.prices)
+        page.cards = find_cards(page.prices, page.groups, page.base)
         page.query = page.query or url_query(url, page.form)
         page.h1 = _main_heading(tree, page.body)
         if page.query is None and page.h1 is not None:  # 'Showing results for "women blue"'

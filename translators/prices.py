@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import islice
 
 from shopsim.page import Price
 from shopsim.translators.dom import collapse
@@ -99,7 +100,7 @@ def parse_price(text: str | None, hint: str | None = None) -> PriceInfo:
     s = collapse(text)
     if not s or not _PRICE_HINT_RE.search(s):
         return PriceInfo(None, currency_of(s, hint) if s else None, s)
-    matches = list(_NUM_RE.finditer(s))
+    matches = list(islice(_NUM_RE.finditer(s), 2))  # the first number, and the second for a range
     currency = currency_of(s, hint) or hint
     if not matches:
         return PriceInfo(None, currency, s)
