@@ -174,9 +174,9 @@ def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | 
     small = len(html) < WALL_PAGE_CHARS
     if _CHINA_WALL_TITLES.fullmatch(raw_title) or ((small or not strict) and _CHINA_WALL_WORDS.search(raw_title)):
         return f"bot wall ({raw_title[:60]})"
-    sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     if strict and len(html) >= WALL_PAGE_CHARS:
         return None
+    sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     for mark, reason in CHINA_WALL_TEXT if strict else CHINA_WALL_TEXT + _CHINA_LOGIN_TEXT:
         if mark in sample:
             return reason
