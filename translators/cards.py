@@ -166,10 +166,10 @@ _UNSEEN = object()
 def _shows_price(node: LexborNode) -> bool | None:
     """None when ``node`` shows too much text to be one price, else whether its text has a currency mark."""
     first = node.child
+    shown: str | None
     if first is not None and first.next is None and first.is_text_node:  # one text (most prices): no walk
-        shown: str | None = first.text_content or ""
-        if len(shown.strip()) > 120:  # short_text's limit
-            shown = None
+        text = first.text_content or ""
+        shown = text if len(text.strip()) <= 120 else None  # short_text's limit
     else:
         shown = short_text(node)
     if shown is None or len(collapse(shown)) > 60:
