@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import islice
 
@@ -177,17 +178,18 @@ def _shows_price(node: LexborNode) -> bool | None:
     return _MARK_RE.search(shown) is not None
 
 
-def _parse(node: LexborNode) -> PriceInfo:
-    return parse_price(price_text(node))
-
-
 def _ranged(node: LexborNode, info: PriceInfo) -> PriceInfo:
-    """The displayed range when this price is the low end of 'X to Y' split over two elements."""
+    """The displayed range when this price (``info``, read from ``price_text(node)``) is the low end of
+    'X to Y' split over two elements.
+    """
     parent = node.parent
     if parent is None or not isinstance(info.value, float) or short_text(parent) is None:
         return info
-    wider = _parse(parent)
-    if isinstance(wider.value, tuple) and abs(wider.value[0] - info.value) < 0.005 and len(wider.text) <= 60:
+    text = price_text(parent)  # collapsed already: parse_price keeps it as its text
+    if text == info.text or len(text) > 60:  # the same single price, or too long to be one range
+        return info
+    wider = parse_price(text)
+    if isinstance(wider.value, tuple) and abs(wider.value[0] - info.value) < 0.005:
         return wider
     return info
 
@@ -223,13 +225,19 @@ _ID_SELECTOR = ",".join(f"[{a}]" for a in _ID_ATTRS)
 
 def card_id(card: Card) -> str:
     """A card's product id: an id data attribute on (or just inside) the card, else the one in its URL."""
-    for node in [card.node, *card.node.css(_ID_SELECTOR)[:3]]:
+    for node in _id_holders(card.node):
         attrs = node.attributes  # one dict, where twelve lookups of missing attributes cost 0.5 µs each
         value = next((v for v in ((attrs.get(a) or "").strip() for a in _ID_ATTRS)
                       if ID_VALUE.match(v) and any(c.isdigit() for c in v)), None)
         if value:
             return value
     return url_id(card.url)
+
+
+def _id_holders(node: LexborNode) -> Iterator[LexborNode]:
+    """The card, then up to three elements inside it with an id attribute (looked for only when the card has none)."""
+    yield node
+    yield from node.css(_ID_SELECTOR)[:3]
 
 
 def _links(node: LexborNode) -> list[LexborNode]:
@@ -275,8 +283,9 @@ def _main_link(node: LexborNode, shown: LexborNode | None) -> LexborNode | None:
         around = next((n for n in _up(shown, 6) if n.tag == "a" and attr(n, "href")), None)
         if around is not None and _inside(around, {node.mem_id}):
             return around
-        if shown.css_first("a[href]") is not None:
-            return shown.css_first("a[href]")
+        inner = shown.css_first("a[href]")  # each css call parses its selector again: ~4 µs
+        if inner is not None:
+            return inner
     links = _links(node)
     counts = Counter(attr(a, "href").split("#", 1)[0] for a in links)
     return max(links, key=lambda a: counts[attr(a, "href").split("#", 1)[0]]) if links else None
