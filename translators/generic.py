@@ -19,11 +19,12 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from shopsim.page import Clickable, Navigation, PageState, ProductView, ResultCard
 from shopsim.translators.buy_box import displayed_price
 from shopsim.translators.cards import (
-    MAX_WALK,
     Card,
+    PageTexts,
     PriceGroups,
     card_id,
     find_cards,
+    page_texts,
     price_groups,
     price_nodes,
     repeated_blocks,
@@ -76,6 +77,7 @@ class _Page:
     url: str | None
     base: str
     shop: str | None
+    texts: PageTexts = field(default_factory=list)  # the body's texts, read once (``page_texts``)
     prices: list[LexborNode] = field(default_factory=list)
     groups: PriceGroups = field(default_factory=list)  # the prices' ancestors holding several (``price_groups``)
     cards: list[Card] = field(default_factory=list)
@@ -123,7 +125,8 @@ class GenericTranslator(RealSiteTranslator):
         page = _Page(tree, tree.body, data, url, base_href if base_href.startswith("http") else (url or ""), shop)
         page.form, page.query = search_form(page.body, page.base, MAX_QUERY_CHARS)
         self._remember(shop, page.form or data.search_target, url)
-        page.prices = price_nodes(page.body)
+        page.texts = page_texts(page.body)
+        page.prices = price_nodes(page.texts)
         page.groups = price_groups(page.prices)
         page.cards = find_cards(page.prices, page.groups, page.base)
         page.query = page.query or url_query(url, page.form)
@@ -206,7 +209,7 @@ class GenericTranslator(RealSiteTranslator):
             id=_item_id(records, page.url) or "unknown", title=title, price=price.value,
             price_text=price.text, currency=price.currency, rating=rating,
             rating_text=f"{rating} out of 5" if rating is not None else "N.A.", options=options, selected=selected,
-            option_urls=option_urls, bullet_points=feature_bullets(page.body),
+            option_urls=option_urls, bullet_points=feature_bullets(page.body, page.texts),
             description=next((r.description for r in records if r.description), page.data.og.get("og:description", "")),
             category_path=without_title_crumb(trails[0] if trails else breadcrumb_trail(page.body), title))
         return PageState(page_type="item", site="other", shop=page.shop, currency=product.currency, url=page.url,
@@ -355,17 +358,14 @@ def _path_key(url: str) -> str:
     return url.split("#", 1)[0].split("?", 1)[0].rstrip("/").casefold()
 
 
-def feature_bullets(root: LexborNode) -> list[str]:
-    """The feature list under a 'Highlights' / 'Features' / 'About this item' caption, in a container so
-    named, or in the product description (captions inside menus and links do not count).
+def feature_bullets(root: LexborNode, texts: PageTexts) -> list[str]:
+    """The feature list under a 'Highlights' / 'Features' / 'About this item' caption (among ``texts``,
+    the page's ``page_texts(root)``), in a container so named, or in the product description (captions
+    inside menus and links do not count).
     """
     tries = 0
-    for walked, node in enumerate(root.traverse(include_text=True)):
-        if walked > MAX_WALK:
-            break
-        if not node.is_text_node:
-            continue
-        text = (node.text_content or "").strip()
+    for node, shown in texts:
+        text = shown.strip()
         if 3 <= len(text) <= 80 and _FEATURE_HEADING.match(collapse(text)) and node.parent is not None \
                 and not _in_menu(node.parent):
             items = _list_after(node.parent)
