@@ -46,14 +46,23 @@ def test_marked_gives_lexbors_own_answer_in_order_and_once_per_mark(limit: int) 
     assert _ids(marked(body, PAGER_MARKS, PAGER_CANDIDATES, limit)) == _ids(plain[:limit])
 
 
+#: A breadcrumb container's marks, and one class scan for 'read' in place of two.
+CRUMB_MARKS = (("class", "readcrumb"), ("id", "readcrumb"), ("aria-label", "readcrumb"), ("class", "read-crumb"),
+               ("data-testid", "readcrumb"))
+CRUMB_CANDIDATES = '[class*="read"], [id*="readcrumb"], [aria-label*="readcrumb"], [data-testid*="readcrumb"]'
+
+
 @needs_shared
-def test_marked_gives_lexbors_own_answer_on_every_real_page() -> None:
+@pytest.mark.parametrize(("marks", "candidates"), [(PAGER_MARKS, PAGER_CANDIDATES), (CRUMB_MARKS, CRUMB_CANDIDATES)],
+                         ids=["pager", "breadcrumb"])
+def test_marked_gives_lexbors_own_answer_on_every_real_page(marks: tuple[tuple[str, str], ...], candidates: str) -> None:
+    plain = ", ".join(f'[{name}*="{part}"]' for name, part in marks)
     pages = sorted(REAL_PAGES.glob("*/*/*.html"))
     assert pages
     for path in pages:
         body = LexborHTMLParser(read_page_file(path)).body
         if body is not None:
-            assert _ids(marked(body, PAGER_MARKS, PAGER_CANDIDATES, 1000)) == _ids(body.css(PAGER_LIST)), path.name
+            assert _ids(marked(body, marks, candidates, 1000)) == _ids(body.css(plain)), path.name
 
 
 MARKS = ("item.taobao.com", "s.taobao.com", "taobao.com/item", "g_page_config", "jd.com", "//www.jd.com", "aa")
