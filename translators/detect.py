@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.translators.documents import page_url
-from shopsim.translators.dom import MarkScan, collapse
+from shopsim.translators.dom import MarkScan, ascii_lowered, collapse
 
 __all__ = ["blocked_reason", "china_wall", "detect_site", "wall_reason"]
 
@@ -41,7 +41,8 @@ def _has_host(url: str | None) -> bool:
         return False
 
 
-#: Marks of a shop page (structured product data, shop platforms) or of a bot wall in front of one.
+#: Marks of a shop page (structured product data, shop platforms) or of a bot wall in front of one, looked
+#: for in any case: ASCII, no 'k', none ending in 'i' (``dom.ascii_lowered`` finds them as ``str.lower`` would).
 _SHOP_MARKS = ('"@type":"product"', '"@type": "product"', "schema.org/product", "schema.org/offer",
                "og:price:amount", "product:price:amount", 'content="product"', "cdn.shopify.com",
                "data-vocabulary.org/product", "schema.org/itemlist", '"@type":"itemlist"', '"@type": "itemlist"')
@@ -79,7 +80,7 @@ def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None
         return "ebay"
     if _has_host(own):
         return "other"
-    if MarkScan(head.lower(), _SHOP_ANCHORS).any(_SHOP_MARKS) or (tree is not None and wall_reason(tree, html)):
+    if MarkScan(ascii_lowered(head), _SHOP_ANCHORS).any(_SHOP_MARKS) or (tree is not None and wall_reason(tree, html)):
         return "other"
     return "unknown"
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from shopsim.translators.dom import MarkScan, marked
+from shopsim.translators.dom import MarkScan, ascii_lowered, marked
 from shopsim.translators.prices import currency_of, parse_price
 from shopsim.translators.registry import read_page_file
 
@@ -89,6 +89,17 @@ def test_mark_scan_counts_as_str_count_does_on_every_real_page() -> None:
         scan = MarkScan(head, anchors)
         assert scan.count(marks) == sum(head.count(m) for m in marks), path.name
         assert [scan.any((m,)) for m in marks] == [m in head for m in marks], path.name
+
+
+ASCII_MARK = st.text(alphabet="\"@:/.- abcdefghijlmnopqrstuvwxyzABCDEFGHIJLMNOPQRSTUVWXYZ", min_size=1, max_size=6).filter(
+    lambda m: not m.lower().endswith("i"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="aAiIkKtTpP\"@: İ\u212aΣσßﬁÅ\u0307é漢", max_size=40), ASCII_MARK)
+def test_ascii_lowered_finds_marks_as_str_lower_does(text: str, mark: str) -> None:
+    assert (mark in ascii_lowered(text)) == (mark in text.lower())
+    assert ("kelvin" in ascii_lowered(text + "\u212aelvin")) is False  # why marks must not hold a 'k'
 
 
 @pytest.mark.parametrize(("text", "currency"), [
