@@ -381,7 +381,8 @@ def find_cards(prices: list[LexborNode], ranked: PriceGroups, base: str) -> list
     owned: dict[int, list[LexborNode]] = {}
     for node in prices:  # each price to the child of the card list that holds it
         for anc in _up(node, 30):
-            if anc.parent is not None and anc.parent.mem_id in lists:
+            up = anc.parent
+            if up is not None and up.mem_id in lists:
                 owned.setdefault(anc.mem_id, []).append(node)
                 break
     shapes = Counter(_shape(c) for c in priced)
@@ -429,12 +430,13 @@ def _sibling_lists(parent: LexborNode, priced_lists: set[int]) -> dict[int, Lexb
     return {n.mem_id: n for n in same}
 
 
-def _up(node: LexborNode | None, levels: int) -> list[LexborNode]:
-    out: list[LexborNode] = []
-    while node is not None and len(out) < levels:
-        out.append(node)
+def _up(node: LexborNode | None, levels: int) -> Iterator[LexborNode]:
+    """``node`` and its ancestors, ``levels`` at most, as the caller climbs (most stop after a few)."""
+    for _ in range(levels):
+        if node is None:
+            return
+        yield node
         node = node.parent
-    return out
 
 
 def _inside(node: LexborNode, ids: set[int]) -> bool:
