@@ -34,7 +34,7 @@ from shopsim.translators.clickables import item_clickables, refuse, results_clic
 from shopsim.translators.detect import blocked_reason, wall_reason
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.option_groups import radio_groups
-from shopsim.translators.page_kind import before, buy_control, is_grid, names_page, similar
+from shopsim.translators.page_kind import PageOrder, buy_control, is_grid, names_page, similar
 from shopsim.translators.pager import pagination
 from shopsim.translators.prices import PriceInfo
 from shopsim.translators.realsite import MAX_QUERY_CHARS, RealSiteTranslator
@@ -169,9 +169,16 @@ class GenericTranslator(RealSiteTranslator):
         """
         if not is_grid(page.cards) or page.h1 is None or bool(page.data.types & _LIST_TYPES):
             return False
-        buy = page.buy()
-        first = page.cards[0].node
-        return buy is not None and before(page.body, page.h1, first) and before(page.body, buy, first)
+        order = PageOrder(page.body, page.cards[0].node)
+        if not order.before(page.h1):
+            return False
+        if page.found_buy:
+            buy = page.found_buy[0]
+        else:  # only the controls before the grid: the first found is the page's first (kept for ``buy``)
+            buy = buy_control(page.body, repeated_blocks(page.groups), among=order.ids)
+            if buy is not None:
+                page.found_buy.append(buy)
+        return buy is not None and order.before(buy)
 
     def _remember(self, shop: str | None, form: SearchForm | str | None, url: str | None) -> None:
         origin = site_origin(url)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.translators.dom import MarkScan, ascii_lowered, marked
+from shopsim.translators.page_kind import PageOrder
 from shopsim.translators.prices import currency_of, parse_price
 from shopsim.translators.registry import read_page_file
 
@@ -115,3 +116,12 @@ def test_currency_marks_keep_their_word_boundaries(text: str, currency: str | No
 def test_a_range_keeps_its_marks_between_the_numbers() -> None:
     assert parse_price("US $10.99 - US $15.99").value == (10.99, 15.99)
     assert parse_price("3,858 円 ～ 13,507 円").value == (3858.0, 13507.0)
+
+
+def test_page_order_says_what_comes_first_as_a_walk_does() -> None:
+    body = LexborHTMLParser(GRID).body
+    nodes = list(body.traverse())
+    for then_at, then in enumerate(nodes):
+        order = PageOrder(body, then)
+        assert order.met
+        assert [order.before(n) for n in nodes] == [at < then_at or at == then_at for at in range(len(nodes))]
