@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.translators.documents import page_url
+from shopsim.translators.dom import MarkScan
 
 __all__ = ["FAMILIES", "family_of", "item_id", "saved_from", "shop_label"]
 
@@ -37,6 +38,9 @@ _MARKS: dict[str, tuple[str, ...]] = {
     "yahoo-tw": ("tw.buy.yahoo.com", "tw.mall.yahoo.com"),
     "momo": ("momoshop.com.tw",),
 }
+#: Pieces the marks share: a page without one is not scanned for the marks holding it (``dom.MarkScan``).
+_ANCHORS = ("jd.com", "360buyimg", "tmall.com", "taobao.com", "1688.com", "alicdn.com", "aliexpress", "yahoo.com",
+            "momoshop")
 _LABELS = {"jd": "jd.com", "tmall": "tmall", "taobao": "taobao", "1688": "1688.com"}
 
 
@@ -72,8 +76,8 @@ def family_of(url: str | None, html: str, tree: LexborHTMLParser | None = None) 
     family = _family_of_host(_host(own))
     if family or _host(own):
         return family
-    head = html[:300_000]
-    counts = {f: sum(head.count(m) for m in marks) for f, marks in _MARKS.items()}
+    scan = MarkScan(html[:300_000], _ANCHORS)
+    counts = {f: scan.count(marks) for f, marks in _MARKS.items()}
     best = max(counts, key=lambda f: counts[f])
     return best if counts[best] >= 2 else None
 

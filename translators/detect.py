@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from shopsim.translators.documents import page_url
-from shopsim.translators.dom import collapse
+from shopsim.translators.dom import MarkScan, ascii_lowered, collapse
 
 __all__ = ["blocked_reason", "china_wall", "detect_site", "wall_reason"]
 
@@ -41,10 +41,12 @@ def _has_host(url: str | None) -> bool:
         return False
 
 
-#: Marks of a shop page (structured product data, shop platforms) or of a bot wall in front of one.
+#: Marks of a shop page (structured product data, shop platforms) or of a bot wall in front of one, looked
+#: for in any case: ASCII, no 'k', none ending in 'i' (``dom.ascii_lowered`` finds them as ``str.lower`` would).
 _SHOP_MARKS = ('"@type":"product"', '"@type": "product"', "schema.org/product", "schema.org/offer",
                "og:price:amount", "product:price:amount", 'content="product"', "cdn.shopify.com",
                "data-vocabulary.org/product", "schema.org/itemlist", '"@type":"itemlist"', '"@type": "itemlist"')
+_SHOP_ANCHORS = ('"@type"', "schema.org/", ":price:amount")
 
 
 def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None) -> str:
@@ -64,10 +66,11 @@ def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None
         if site:
             return site
     head = html[:200_000]
-    amazon = head.count("amazon.com") + head.count("media-amazon") + head.count("images-amazon")
-    amazon += 5 * (head.count('id="nav-logo') + head.count("twotabsearchtextbox"))
-    ebay = head.count("ebay.com") + head.count("ebaystatic") + head.count("ebayimg")
-    ebay += 5 * (head.count('id="gh-ac"') + head.count("srp-results"))
+    scan = MarkScan(head, ("amazon", "ebay"))
+    amazon = scan.count(("amazon.com", "media-amazon", "images-amazon"))
+    amazon += 5 * scan.count(('id="nav-logo', "twotabsearchtextbox"))
+    ebay = scan.count(("ebay.com", "ebaystatic", "ebayimg"))
+    ebay += 5 * scan.count(('id="gh-ac"', "srp-results"))
     if amazon == ebay == 0 and len(html) > len(head):
         amazon = html.count("amazon.com")
         ebay = html.count("ebay.com")
@@ -77,8 +80,7 @@ def detect_site(html: str, tree: LexborHTMLParser | None, url: str | None = None
         return "ebay"
     if _has_host(own):
         return "other"
-    low = head.lower()
-    if any(m in low for m in _SHOP_MARKS) or (tree is not None and wall_reason(tree, html)):
+    if MarkScan(ascii_lowered(head), _SHOP_ANCHORS).any(_SHOP_MARKS) or (tree is not None and wall_reason(tree, html)):
         return "other"
     return "unknown"
 
@@ -173,9 +175,9 @@ def china_wall(tree: LexborHTMLParser, html: str, strict: bool = True) -> str | 
     small = len(html) < WALL_PAGE_CHARS
     if _CHINA_WALL_TITLES.fullmatch(raw_title) or ((small or not strict) and _CHINA_WALL_WORDS.search(raw_title)):
         return f"bot wall ({raw_title[:60]})"
-    sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     if strict and len(html) >= WALL_PAGE_CHARS:
         return None
+    sample = html if len(html) < 400_000 else html[:200_000] + html[-200_000:]
     for mark, reason in CHINA_WALL_TEXT if strict else CHINA_WALL_TEXT + _CHINA_LOGIN_TEXT:
         if mark in sample:
             return reason

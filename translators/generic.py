@@ -19,10 +19,13 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from shopsim.page import Clickable, Navigation, PageState, ProductView, ResultCard
 from shopsim.translators.buy_box import displayed_price
 from shopsim.translators.cards import (
-    MAX_WALK,
     Card,
+    PageTexts,
+    PriceGroups,
     card_id,
     find_cards,
+    page_texts,
+    price_groups,
     price_nodes,
     repeated_blocks,
     text_of,
@@ -31,7 +34,7 @@ from shopsim.translators.clickables import item_clickables, refuse, results_clic
 from shopsim.translators.detect import blocked_reason, wall_reason
 from shopsim.translators.dom import attr, collapse
 from shopsim.translators.option_groups import radio_groups
-from shopsim.translators.page_kind import before, buy_control, is_grid, names_page, similar
+from shopsim.translators.page_kind import PageOrder, buy_control, is_grid, names_page, similar
 from shopsim.translators.pager import pagination
 from shopsim.translators.prices import PriceInfo
 from shopsim.translators.realsite import MAX_QUERY_CHARS, RealSiteTranslator
@@ -74,7 +77,9 @@ class _Page:
     url: str | None
     base: str
     shop: str | None
+    texts: PageTexts = field(default_factory=list)  # the body's texts, read once (``page_texts``)
     prices: list[LexborNode] = field(default_factory=list)
+    groups: PriceGroups = field(default_factory=list)  # the prices' ancestors holding several (``price_groups``)
     cards: list[Card] = field(default_factory=list)
     h1: LexborNode | None = None
     form: SearchForm | None = None
@@ -86,7 +91,7 @@ class _Page:
         deciding the page kind asks twice, and each search reads up to 4,000 links and buttons.
         """
         if not self.found_buy:
-            self.found_buy.append(buy_control(self.body, repeated_blocks(self.prices)))
+            self.found_buy.append(buy_control(self.body, repeated_blocks(self.groups)))
         return self.found_buy[0]
 
 
@@ -120,8 +125,10 @@ class GenericTranslator(RealSiteTranslator):
         page = _Page(tree, tree.body, data, url, base_href if base_href.startswith("http") else (url or ""), shop)
         page.form, page.query = search_form(page.body, page.base, MAX_QUERY_CHARS)
         self._remember(shop, page.form or data.search_target, url)
-        page.prices = price_nodes(page.body)
-        page.cards = find_cards(page.prices, page.base)
+        page.texts = page_texts(page.body)
+        page.prices = price_nodes(page.texts)
+        page.groups = price_groups(page.prices)
+        page.cards = find_cards(page.prices, page.groups, page.base)
         page.query = page.query or url_query(url, page.form)
         page.h1 = _main_heading(tree, page.body)
         if page.query is None and page.h1 is not None:  # 'Showing results for "women blue"'
@@ -162,9 +169,16 @@ class GenericTranslator(RealSiteTranslator):
         """
         if not is_grid(page.cards) or page.h1 is None or bool(page.data.types & _LIST_TYPES):
             return False
-        buy = page.buy()
-        first = page.cards[0].node
-        return buy is not None and before(page.body, page.h1, first) and before(page.body, buy, first)
+        order = PageOrder(page.body, page.cards[0].node)
+        if not order.before(page.h1):
+            return False
+        if page.found_buy:
+            buy = page.found_buy[0]
+        else:  # only the controls before the grid: the first found is the page's first (kept for ``buy``)
+            buy = buy_control(page.body, repeated_blocks(page.groups), among=order.ids)
+            if buy is not None:
+                page.found_buy.append(buy)
+        return buy is not None and order.before(buy)
 
     def _remember(self, shop: str | None, form: SearchForm | str | None, url: str | None) -> None:
         origin = site_origin(url)
@@ -202,7 +216,7 @@ class GenericTranslator(RealSiteTranslator):
             id=_item_id(records, page.url) or "unknown", title=title, price=price.value,
             price_text=price.text, currency=price.currency, rating=rating,
             rating_text=f"{rating} out of 5" if rating is not None else "N.A.", options=options, selected=selected,
-            option_urls=option_urls, bullet_points=feature_bullets(page.body),
+            option_urls=option_urls, bullet_points=feature_bullets(page.body, page.texts),
             description=next((r.description for r in records if r.description), page.data.og.get("og:description", "")),
             category_path=without_title_crumb(trails[0] if trails else breadcrumb_trail(page.body), title))
         return PageState(page_type="item", site="other", shop=page.shop, currency=product.currency, url=page.url,
@@ -351,17 +365,14 @@ def _path_key(url: str) -> str:
     return url.split("#", 1)[0].split("?", 1)[0].rstrip("/").casefold()
 
 
-def feature_bullets(root: LexborNode) -> list[str]:
-    """The feature list under a 'Highlights' / 'Features' / 'About this item' caption, in a container so
-    named, or in the product description (captions inside menus and links do not count).
+def feature_bullets(root: LexborNode, texts: PageTexts) -> list[str]:
+    """The feature list under a 'Highlights' / 'Features' / 'About this item' caption (among ``texts``,
+    the page's ``page_texts(root)``), in a container so named, or in the product description (captions
+    inside menus and links do not count).
     """
     tries = 0
-    for walked, node in enumerate(root.traverse(include_text=True)):
-        if walked > MAX_WALK:
-            break
-        if not node.is_text_node:
-            continue
-        text = (node.text_content or "").strip()
+    for node, shown in texts:
+        text = shown.strip()
         if 3 <= len(text) <= 80 and _FEATURE_HEADING.match(collapse(text)) and node.parent is not None \
                 and not _in_menu(node.parent):
             items = _list_after(node.parent)

@@ -22,7 +22,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.page import Navigation, PageState
 from shopsim.translators.clickables import item_clickables, results_clickables
-from shopsim.translators.dom import attr, text_of
+from shopsim.translators.dom import MarkScan, attr, text_of
 from shopsim.translators.generic import GenericTranslator
 from shopsim.translators.japan_korea_items import ItemReading, auction_pairs, item_price, shop_item
 from shopsim.translators.japan_korea_results import LAYOUTS, read_layout
@@ -91,6 +91,8 @@ SHOPS: tuple[Shop, ...] = (
     Shop("11st.co.kr", "KRW", ("11st.co.kr",), re.compile(r"/products/(\d+)"), names=("11번가",),
          marks=("www.11st.co.kr/products/",)),
 )
+#: Pieces the marks share: a page without one is not scanned for the marks holding it (``dom.MarkScan``).
+_ANCHORS = ("yahoo.co.jp", "auction", "rakuten", "merc", "coupang", "gmarket")
 #: Marks must show this often before a page without any URL or site name counts as the shop's.
 _MIN_MARKS = 3
 #: Marks are counted in the page's first characters (header, first cards): bounded work on big pages.
@@ -122,8 +124,8 @@ def _by_name(tree: LexborHTMLParser) -> Shop | None:
 
 def _by_marks(html: str) -> Shop | None:
     """The shop whose item/search links fill the page's head (CDN hosts are shared: not counted)."""
-    head = html[:_MARK_SPAN]
-    counts = [(sum(head.count(m) for m in s.marks), i) for i, s in enumerate(SHOPS)]
+    scan = MarkScan(html[:_MARK_SPAN], _ANCHORS)
+    counts = [(scan.count(s.marks), i) for i, s in enumerate(SHOPS)]
     best, index = max(counts)
     return SHOPS[index] if best >= _MIN_MARKS else None
 

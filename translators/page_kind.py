@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborNode
 from shopsim.translators.cards import MAX_WALK, Card, text_of
 from shopsim.translators.dom import attr, collapse
 
-__all__ = ["GRID_MIN", "before", "buy_control", "is_grid", "names_page", "similar"]
+__all__ = ["GRID_MIN", "PageOrder", "buy_control", "is_grid", "names_page", "similar"]
 
 #: Distinct product links (each card its own) that make a grid: item pages' strips hold 3 to 5.
 GRID_MIN = 6
@@ -43,12 +43,17 @@ def is_grid(cards: list[Card]) -> bool:
     return len(urls) >= GRID_MIN and priced * 2 >= len(cards)
 
 
-def buy_control(body: LexborNode, inside: set[int]) -> LexborNode | None:
+def buy_control(body: LexborNode, inside: set[int], among: set[int] | None = None) -> LexborNode | None:
     """The page's control to buy one product (an add-to-cart form or button), outside repeated cards,
     page chrome (header, footer, navigation), dialogs and payment-method links; None when there is none.
+
+    With ``among`` (the elements that open the page, ``PageOrder.ids``), only the controls among them:
+    the first one found is still the page's first, and a grid's add-to-cart buttons are not read.
     """
     for node in body.css("form[action], button, input[type=submit], input[type=image], input[type=button], "
                          "a[href], img[alt]")[:4000]:
+        if among is not None and node.mem_id not in among:
+            return None  # in page order: every control from here on comes later
         if node.tag == "form":
             hit = bool(_CART_ACTION.search(attr(node, "action")))
         else:
@@ -75,15 +80,26 @@ def _in_chrome_or(node: LexborNode, inside: set[int]) -> bool:
     return False
 
 
-def before(root: LexborNode, first: LexborNode, then: LexborNode) -> bool:
-    """Whether ``first`` comes before ``then`` in page order (a bounded walk; False when neither is met)."""
-    wanted = {first.mem_id, then.mem_id}
-    for walked, node in enumerate(root.traverse()):
-        if walked > MAX_WALK:
-            return False
-        if node.mem_id in wanted:
-            return node.mem_id == first.mem_id
-    return False
+class PageOrder:
+    """The elements before ``node`` in page order, from one bounded walk (``MAX_WALK`` elements): a page
+    asks 'does this come before the first card?' of its heading and of its buy control.
+    """
+
+    def __init__(self, root: LexborNode, node: LexborNode) -> None:
+        self.node = node
+        self.ids: set[int] = set()
+        self.met = False  # whether the walk reached ``node``
+        for walked, seen in enumerate(root.traverse()):
+            if walked > MAX_WALK:
+                return
+            if seen.mem_id == node.mem_id:
+                self.met = True
+                return
+            self.ids.add(seen.mem_id)
+
+    def before(self, first: LexborNode) -> bool:
+        """Whether ``first`` comes before the node in page order (False when the walk met neither)."""
+        return first.mem_id in self.ids or (first.mem_id == self.node.mem_id and self.met)
 
 
 def similar(a: str, b: str) -> bool:

@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode
 
 from shopsim.page import css_string
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import ancestors, attr, collapse, small_int, text_of
+from shopsim.translators.dom import ancestors, attr, collapse, marked, small_int, text_of
 from shopsim.translators.shops import PAGE_NAMES
 
 __all__ = ["Pager", "pagination"]
@@ -28,8 +28,11 @@ _NEXT_WORDS = {"next", "next page", "siguiente", "próxima", "proxima", "suivant
                "następna", "další", "nästa", "neste", "næste", "seuraava", "следующая", "tiếp", "ถัดไป"}
 _NEXT_MARK = re.compile(r"(?:^|[\s_-])next(?:$|[\s_-])")
 _PAGE_OF = re.compile(r"(?i)\bpage\s+(\d{1,4})\s+(?:of|de|von|sur)\s+(\d{1,5})\b")
-_PAGER = ('[class*="paginat"], [class*="Paginat"], [class*="pager"], [aria-label*="aginat"], '
-          '[aria-label*="aginación"], [data-test*="paginat"], [data-testid*="paginat"]')
+#: A pagination control's marks (attribute, substring), and a selector matching every element they match:
+#: one class scan for 'ag' instead of three (``dom.marked``).
+_PAGER = (("class", "paginat"), ("class", "Paginat"), ("class", "pager"), ("aria-label", "aginat"),
+          ("aria-label", "aginación"), ("data-test", "paginat"), ("data-testid", "paginat"))
+_PAGER_CANDIDATES = '[class*="ag"], [aria-label*="agina"], [data-test*="paginat"], [data-testid*="paginat"]'
 
 
 @dataclass
@@ -53,7 +56,7 @@ def pagination(body: LexborNode, base: str, url: str | None) -> Pager:
     pager.prev_url = absolute(attr(root.css_first('a[rel~="prev"], link[rel="prev"]'), "href"), base)
     pager.has_next = pager.next_url is not None
     seen: set[int] = set()
-    for box in body.css(_PAGER)[:40]:
+    for box in marked(body, _PAGER, _PAGER_CANDIDATES, 40):
         if any(n.mem_id in seen for n in ancestors(box, 12)):
             continue  # the parts of a pager seen already
         seen.add(box.mem_id)

@@ -21,7 +21,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import ancestors, attr, collapse
+from shopsim.translators.dom import MarkScan, ancestors, attr, collapse
 
 __all__ = ["ID_VALUE", "PAGE_NAMES", "QUERY_NAMES", "SearchForm", "currency_for", "heading_query", "host_of", "page_url",
            "registrable", "search_form", "searchy", "shop_name", "site_origin", "url_id", "url_query", "with_params"]
@@ -70,8 +70,7 @@ def _name(domain: str, html: str, host: str = "") -> str:
     ('shopify:www.nobodyschild.com', 'shopify:ostrichpillow.com'), as its storefront shows it.
     """
     labels = domain.split(".")
-    head = html[:400_000]
-    if "cdn.shopify.com" in head or "Shopify.shop" in head or ".myshopify.com" in head:
+    if MarkScan(html[:400_000], ("hopify",)).any(("cdn.shopify.com", "Shopify.shop", ".myshopify.com")):
         return f"shopify:{host or domain}"
     if labels[0] in _PORTALS and host:  # a portal's shops are its services: tw.buy.yahoo.com, auctions.yahoo.co.jp
         return host.removeprefix("www.")

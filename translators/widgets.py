@@ -22,7 +22,7 @@ from shopsim.translators.cards import (
     text_of,
 )
 from shopsim.translators.documents import absolute
-from shopsim.translators.dom import attr, collapse
+from shopsim.translators.dom import attr, collapse, marked
 from shopsim.translators.prices import PriceInfo, parse_price
 
 __all__ = ["breadcrumb_trail", "buybox_price", "option_widgets", "without_title_crumb"]
@@ -70,6 +70,12 @@ def _position(root: LexborNode, nodes: list[LexborNode], after: LexborNode | Non
 # ------------------------------------------------------------------------- breadcrumbs --
 _SEPARATORS = "»›>/→⟩|\u00a0·•:"
 _SEPARATOR_ONLY = re.compile(r"^[\s»›>/→⟩·•\\-]+$")
+#: The marks a trail of links must show between them: a parent whose own text has none is no trail.
+_TRAIL_MARK = re.compile("[»›>→⟩]")
+#: A breadcrumb container's marks (attribute, substring), found through one class scan for 'read'.
+_CRUMBS = (("class", "readcrumb"), ("id", "readcrumb"), ("aria-label", "readcrumb"), ("class", "read-crumb"),
+           ("data-testid", "readcrumb"))
+_CRUMB_CANDIDATES = '[class*="read"], [id*="readcrumb"], [aria-label*="readcrumb"], [data-testid*="readcrumb"]'
 
 
 def _trail(links: list[LexborNode]) -> list[str]:
@@ -84,8 +90,7 @@ def _trail(links: list[LexborNode]) -> list[str]:
 
 def breadcrumb_trail(root: LexborNode) -> list[str]:
     """A breadcrumb trail from markup: a container named 'breadcrumb', else links joined by » › > / →."""
-    for node in root.css('[class*="readcrumb"], [id*="readcrumb"], [aria-label*="readcrumb"], '
-                         '[class*="read-crumb"], [data-testid*="readcrumb"]')[:5]:
+    for node in marked(root, _CRUMBS, _CRUMB_CANDIDATES, 5):
         trail = _trail(_links(node))
         if len(trail) >= 2:
             return trail
@@ -95,6 +100,8 @@ def breadcrumb_trail(root: LexborNode) -> list[str]:
         if parent is None or parent.mem_id in seen:
             continue
         seen.add(parent.mem_id)
+        if not _TRAIL_MARK.search(parent.text(deep=False) or ""):  # its own texts, joined, in one call
+            continue
         children = list(parent.iter(include_text=True))
         anchors = [c for c in children if c.tag == "a"]
         texts = [c.text_content or "" for c in children if c.tag == "-text" and (c.text_content or "").strip()]
