@@ -37,8 +37,10 @@ def _compiled_failure() -> str | None:
     if "why" not in _cache:
         if os.environ.get("SHOPSIM_PURE_SCAN") == "1":
             _cache["why"] = "SHOPSIM_PURE_SCAN=1"
-        elif importlib.util.find_spec(_LIBRARY) is None:
+        elif (spec := importlib.util.find_spec(_LIBRARY)) is None or spec.origin is None:
             _cache["why"] = "not compiled (no mypyc or C compiler when it was installed)"
+        elif stale := _newer_sources(spec.origin):
+            _cache["why"] = f"the compiled build is older than {stale} (run scripts/setup to rebuild it)"
         else:
             try:
                 importlib.import_module(_LIBRARY)
@@ -49,6 +51,23 @@ def _compiled_failure() -> str | None:
 
 
 _cache: dict[str, str | None] = {}
+
+
+def _newer_sources(library: str) -> str | None:
+    """In a source checkout, the first scan module edited since the compiled library was built.
+
+    An editable install compiles beside the sources, so an edit would otherwise be ignored until
+    the next build; an installed wheel (no pyproject.toml above the package) is never stale.
+    """
+    folder = os.path.dirname(library)
+    if not os.path.isfile(os.path.join(folder, os.pardir, "pyproject.toml")):
+        return None
+    built = os.path.getmtime(library)
+    for name in SCAN_MODULES:
+        source = os.path.join(folder, f"{name}.py")
+        if os.path.isfile(source) and os.path.getmtime(source) > built:
+            return f"translators/{name}.py"
+    return None
 
 
 class _PureFinder(importlib.abc.MetaPathFinder):

@@ -83,11 +83,6 @@ def _attributes_end(html: str, i: int, size: int) -> int:
     A quote opens a value only just after ``=`` (and spaces); anywhere else it is a plain character,
     so the attribute names are stepped through and only the quoted values are jumped over.
     """
-    gt = html.find(">", i)
-    if gt < 0:
-        gt = size
-    if html.find('"', i, gt) < 0 and html.find("'", i, gt) < 0:
-        return gt  # no quote before the '>': nothing can hide it
     while i < size:
         c = ord(html[i])
         if _is_space(c) or c == _SLASH:
