@@ -111,14 +111,6 @@ def forget_verdicts() -> None:
     """Drop the kept verdicts, so the next page is scanned afresh (what a first read of a page costs)."""
     with _verdicts_lock:
         _verdicts.clear()
-_ASCII_LOWER: Final = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _ascii_lower(name: str) -> str:
-    """A tag name as the tokenizer folds it: ASCII letters only ('Ä' stays, where str.lower would fold it)."""
-    return name.translate(_ASCII_LOWER)
-
-
 #: Start tags the scan handles itself in the common case (in the body, in HTML): a block that at most
 #: closes an open <p>, an inline element that only opens, a void element, a formatting element.
 _BLOCK: Final = 1
@@ -151,13 +143,12 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
     try:
         while pos is not None:
             restart = None
-            for closing, name, attrs, end in tags(html, pos):
-                if name is None or attrs is None:  # a comment or doctype; text after it re-opens closed formatting elements
+            for token in tags(html, pos):
+                closing, name, attrs, end = token.closing, token.name, token.attrs, token.end
+                if not name:  # a comment or doctype; text after it re-opens closed formatting elements
                     if afe and not afe[-1].open and end < size and html[end] != "<":
                         model.reconstruct()
                     continue
-                if not name.islower():  # most tags are written in lower case: one test, no copy
-                    name = name.lower() if name.isascii() else _ascii_lower(name)
                 if model.col_templates and len(stack) - 1 in model.col_templates:
                     _col_template_tag(model, closing, name, attrs)
                     continue
@@ -267,7 +258,7 @@ def _plain_formatting(model: TreeModel, name: str) -> bool:
     return afe[-1].open and len(afe) - base < 8 and all(f.name != name for f in afe[base:])
 
 
-def _col_template_tag(model: TreeModel, closing: str | None, name: str, attrs: str) -> None:
+def _col_template_tag(model: TreeModel, closing: str, name: str, attrs: str) -> None:
     """A tag in a <template> that took a <col>: it now follows only <col> and <template> tags."""
     if closing and name == "template":
         model.pop_to(len(model.stack) - 1)

@@ -1,12 +1,11 @@
-"""The guard's tokenizer: each tag of a page as ``(closing, name, attributes, end)``, as TOKEN_RE reads it.
+"""The guard's tokenizer: a page's tags, comments and doctypes one at a time, as TOKEN_RE reads them.
 
-Two implementations of one tokenisation (the HTML standard's, for tags, comments and doctypes):
-:func:`regex_tags` runs :data:`~shopsim.translators.html_rules.TOKEN_RE` (sre is the fastest way
-for plain Python), and :func:`find_tags` jumps with ``str.find`` to the next ``<``, ``>`` and
-closing quote and steps through attribute names only; compiled by mypyc it reads a page about
-three times faster than sre, interpreted it is slower. :data:`tags` is the one the build makes fast.
-Both give the same tokens (``tests/translators/test_tag_lexer.py`` compares them on random markup
-and on every real page).
+Two implementations of one tokenisation (the HTML standard's): :class:`RegexTags` runs
+:data:`~shopsim.translators.html_rules.TOKEN_RE` (sre is the fastest way for plain Python), and
+:class:`Tags` jumps with ``str.find`` to the next ``<`` and closing quote and steps through
+attribute names only: compiled by mypyc it reads a page two to three times faster than sre
+(interpreted it is slower). :func:`tags` picks the faster for the build. Both give the same tokens
+(``tests/translators/test_tag_lexer.py`` compares them on random markup and on every real page).
 """
 
 from __future__ import annotations
@@ -16,11 +15,7 @@ from typing import Final
 
 from shopsim.translators.html_rules import TOKEN_RE
 
-__all__ = ["COMPILED", "Token", "find_tags", "regex_tags", "tags"]
-
-#: ``(closing, name, attributes, end)``: ``closing`` is ``"/"`` or ``""`` (None with the name and
-#: attributes for a comment, doctype or bogus comment); ``end`` is where the token ends.
-Token = tuple[str | None, str | None, str | None, int]
+__all__ = ["COMPILED", "RegexTags", "Tags", "tags"]
 
 #: Whether this module runs compiled (mypyc sets ``__file__`` to the extension's path).
 COMPILED: Final = not __file__.endswith(".py")
@@ -38,13 +33,6 @@ _SLASH: Final = 47
 _EQ: Final = 61
 _GT: Final = 62
 _QUESTION: Final = 63
-
-
-def regex_tags(html: str, pos: int) -> Iterator[Token]:
-    """The tokens of ``html`` from ``pos``, by TOKEN_RE: the reference, and the faster one uncompiled."""
-    for m in TOKEN_RE.finditer(html, pos):
-        closing, name, attrs = m.groups()
-        yield closing, name, attrs, m.end()
 
 
 def _is_space(c: int) -> bool:
@@ -121,34 +109,86 @@ def _attributes_end(html: str, i: int, size: int) -> int:
     return size
 
 
-def find_tags(html: str, pos: int) -> Iterator[Token]:
-    """The tokens of ``html`` from ``pos``, found with ``str.find``: as :func:`regex_tags` gives them."""
-    size = len(html)
-    while True:
-        start = html.find("<", pos)
-        if start < 0 or start + 1 >= size:
-            return
-        c = ord(html[start + 1])
-        if _is_letter(c) or (c == _SLASH and start + 2 < size and _is_letter(ord(html[start + 2]))):
-            closing = "/" if c == _SLASH else ""
-            i = first = start + 1 + len(closing)
-            while i < size:
-                c = ord(html[i])
-                if _is_space(c) or c in (_SLASH, _GT):
-                    break
-                i += 1
-            end = _attributes_end(html, i, size)
-            yield closing, html[first:i], html[i:end], (end + 1 if end < size else size)
-            pos = end + 1
-        elif c == _BANG and html.startswith("--", start + 2):
-            pos = _comment_end(html, start + 4, size)
-            yield None, None, None, pos
-        elif c in (_BANG, _QUESTION, _SLASH):
-            pos = _past_gt(html, start + 2, size)
-            yield None, None, None, pos
-        else:
-            pos = start + 1  # '<' before anything else is text
+class Tags:
+    """The tokens of a page from a position, found with ``str.find``; iterating gives this object again per token.
+
+    At each token: ``name`` is the tag's name as the tokenizer folds it (ASCII
+    letters to lower case) or ``""`` for a comment, doctype or bogus comment; ``closing`` is ``"/"``
+    for an end tag, else ``""``; ``attrs`` the text between the name and the ``>``; ``end`` where
+    the token ends.
+    """
+
+    def __init__(self, html: str, pos: int) -> None:
+        self.html, self.size, self.pos = html, len(html), pos
+        self.closing, self.name, self.attrs, self.end = "", "", "", pos
+
+    def __iter__(self) -> Iterator[Tags]:
+        return self
+
+    def __next__(self) -> Tags:
+        if not self.next():
+            raise StopIteration
+        return self
+
+    def next(self) -> bool:
+        """Read the next token; False when there is none."""
+        html, size, pos = self.html, self.size, self.pos
+        while True:
+            start = html.find("<", pos)
+            if start < 0 or start + 1 >= size:
+                return False
+            c = ord(html[start + 1])
+            if _is_letter(c) or (c == _SLASH and start + 2 < size and _is_letter(ord(html[start + 2]))):
+                self.closing = "/" if c == _SLASH else ""
+                i = first = start + 1 + len(self.closing)
+                folded = True
+                while i < size:
+                    c = ord(html[i])
+                    if _is_space(c) or c in (_SLASH, _GT):
+                        break
+                    if 65 <= c <= 90:
+                        folded = False
+                    i += 1
+                name = html[first:i]
+                self.name = name if folded else _ascii_lower(name)
+                end = _attributes_end(html, i, size)
+                self.attrs = html[i:end]
+                self.end = self.pos = end + 1 if end < size else size
+                return True
+            if c == _BANG and html.startswith("--", start + 2):
+                pos = _comment_end(html, start + 4, size)
+            elif c in (_BANG, _QUESTION, _SLASH):
+                pos = _past_gt(html, start + 2, size)
+            else:
+                pos = start + 1  # '<' before anything else is text
+                continue
+            self.closing, self.name, self.attrs, self.end = "", "", "", pos
+            self.pos = pos
+            return True
 
 
-#: The faster tokenizer for this build (both give the same tokens).
-tags = find_tags if COMPILED else regex_tags
+class RegexTags(Tags):
+    """The same tokens by TOKEN_RE: the reference, and the faster way for plain Python."""
+
+    def __iter__(self) -> Iterator[Tags]:
+        for m in TOKEN_RE.finditer(self.html, self.pos):  # a generator: cheaper than a call per tag
+            closing, name, attrs = m.groups()
+            if name is None:
+                self.closing, self.name, self.attrs = "", "", ""
+            else:  # most tags are written in lower case: one test, no copy
+                self.closing, self.name, self.attrs = closing, name if name.islower() else _ascii_lower(name), attrs
+            self.end = m.end()
+            yield self
+
+
+_ASCII_LOWER: Final = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _ascii_lower(name: str) -> str:
+    """A tag name as the tokenizer folds it: ASCII letters only ('Ä' stays, where str.lower would fold it)."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+def tags(html: str, pos: int) -> Tags:
+    """The tokens of ``html`` from ``pos``, read the faster way for this build (both read alike)."""
+    return Tags(html, pos) if COMPILED else RegexTags(html, pos)
