@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from mypy_extensions import i64
+
 from shopsim.translators.html_rules import TOKEN_RE
 
 __all__ = ["COMPILED", "RegexTags", "Tags", "tags"]
@@ -35,15 +37,15 @@ _GT: Final = 62
 _QUESTION: Final = 63
 
 
-def _is_space(c: int) -> bool:
+def _is_space(c: i64) -> bool:
     return c in (_SPACE, _LF, _TAB, _CR, _FF)
 
 
-def _is_letter(c: int) -> bool:
+def _is_letter(c: i64) -> bool:
     return 97 <= c <= 122 or 65 <= c <= 90
 
 
-def _comment_end(html: str, at: int, size: int) -> int:
+def _comment_end(html: str, at: i64, size: i64) -> i64:
     """The end of a comment whose ``<!--`` ends at ``at``: after ``-->`` or ``--!>``, else the page's end."""
     if at < size and ord(html[at]) == _GT:
         return at + 1  # <!-->
@@ -59,20 +61,20 @@ def _comment_end(html: str, at: int, size: int) -> int:
     return size
 
 
-def _past_gt(html: str, at: int, size: int) -> int:
+def _past_gt(html: str, at: i64, size: i64) -> i64:
     """Just after the next ``>`` from ``at``, else the page's end (doctypes, bogus comments)."""
     gt = html.find(">", at)
     return size if gt < 0 else gt + 1
 
 
-def _attributes_end(html: str, i: int, size: int) -> int:
+def _attributes_end(html: str, i: i64, size: i64) -> i64:
     """Where a tag's attributes (from ``i``) end: at its ``>`` or the page's end.
 
     A quote opens a value only just after ``=`` (and spaces); anywhere else it is a plain character,
     so the attribute names are stepped through and only the quoted values are jumped over.
     """
     while i < size:
-        c = ord(html[i])
+        c: i64 = ord(html[i])
         if _is_space(c) or c == _SLASH:
             i += 1
             continue
@@ -84,7 +86,7 @@ def _attributes_end(html: str, i: int, size: int) -> int:
             if _is_space(c) or c in (_SLASH, _GT, _EQ):
                 break
             i += 1
-        j = i
+        j: i64 = i
         while j < size and _is_space(ord(html[j])):
             j += 1
         if j >= size or ord(html[j]) != _EQ:
@@ -97,7 +99,7 @@ def _attributes_end(html: str, i: int, size: int) -> int:
             break
         c = ord(html[j])
         if c in (_QUOTE, _APOS):
-            close = html.find(html[j], j + 1)
+            close: i64 = html.find(html[j], j + 1)
             if close >= 0:
                 i = close + 1  # an unclosed quote is no value: it starts the next attribute's name
         elif c != _GT:
@@ -119,7 +121,9 @@ class Tags:
     """
 
     def __init__(self, html: str, pos: int) -> None:
-        self.html, self.size, self.pos = html, len(html), pos
+        self.html = html
+        self.size: i64 = len(html)
+        self.pos: i64 = pos
         self.closing, self.name, self.attrs, self.end = "", "", "", pos
 
     def __iter__(self) -> Iterator[Tags]:
@@ -132,15 +136,18 @@ class Tags:
 
     def next(self) -> bool:
         """Read the next token; False when there is none."""
-        html, size, pos = self.html, self.size, self.pos
+        html: str = self.html
+        size: i64 = self.size
+        pos: i64 = self.pos
         while True:
-            start = html.find("<", pos)
+            start: i64 = html.find("<", pos)
             if start < 0 or start + 1 >= size:
                 return False
-            c = ord(html[start + 1])
+            c: i64 = ord(html[start + 1])
             if _is_letter(c) or (c == _SLASH and start + 2 < size and _is_letter(ord(html[start + 2]))):
                 self.closing = "/" if c == _SLASH else ""
-                i = first = start + 1 + len(self.closing)
+                first: i64 = start + 1 + len(self.closing)
+                i: i64 = first
                 folded = True
                 while i < size:
                     c = ord(html[i])
@@ -151,7 +158,7 @@ class Tags:
                     i += 1
                 name = html[first:i]
                 self.name = name if folded else _ascii_lower(name)
-                end = _attributes_end(html, i, size)
+                end: i64 = _attributes_end(html, i, size)
                 self.attrs = html[i:end]
                 self.end = self.pos = end + 1 if end < size else size
                 return True
