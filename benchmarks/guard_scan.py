@@ -12,26 +12,16 @@ difference divided by the difference in runs, is the scan's cost with start-up t
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from real_pages import cpu_ms  # the same CPU timing as the page benchmark
 
 from shopsim.translators import guard, tag_lexer
 from shopsim.translators.documents import decode_html
 from shopsim.translators.scan_build import pure_modules, scan_build
 
 PAGES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "real"
-
-
-def _cpu_ms(work: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        c0 = time.process_time()
-        work()
-        times.append((time.process_time() - c0) * 1000)
-    return statistics.median(times)
 
 
 def _count(tokens: tag_lexer.Tags) -> int:
@@ -66,10 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'page':<44}{'chars':>10}{'tags':>8}{'pure':>8}{'loaded':>8}{'lex pure':>10}{'lex loaded':>11}")
     for name, html in pages:
         tags = _count(tag_lexer.RegexTags(html, 0))
-        cols = [_cpu_ms(lambda h=html: pure["guard"].scan_markup(h), args.runs),
-                _cpu_ms(lambda h=html: guard.scan_markup(h), args.runs),
-                _cpu_ms(lambda h=html: _count(pure["tag_lexer"].RegexTags(h, 0)), args.runs),
-                _cpu_ms(lambda h=html: _count(tag_lexer.tags(h, 0)), args.runs)]
+        cols = [cpu_ms(lambda h=html: pure["guard"].scan_markup(h), args.runs),
+                cpu_ms(lambda h=html: guard.scan_markup(h), args.runs),
+                cpu_ms(lambda h=html: _count(pure["tag_lexer"].RegexTags(h, 0)), args.runs),
+                cpu_ms(lambda h=html: _count(tag_lexer.tags(h, 0)), args.runs)]
         print(f"{name[:43]:<44}{len(html):>10,}{tags:>8,}{cols[0]:>8.1f}{cols[1]:>8.1f}{cols[2]:>10.1f}{cols[3]:>11.1f}")
     return 0
 

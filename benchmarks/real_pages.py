@@ -89,8 +89,8 @@ def _page(path: Path, runs: int, scorer: ModuleType | None) -> dict[str, Any]:
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
     assert state is not None
-    guard_ms, lexbor_ms = _cpu_ms(lambda: scan_markup(html), runs), _cpu_ms(lambda: LexborHTMLParser(html), runs)
-    pure_ms = _cpu_ms(lambda: PURE_SCAN(html), runs) if PURE_SCAN is not None else guard_ms
+    guard_ms, lexbor_ms = cpu_ms(lambda: scan_markup(html), runs), cpu_ms(lambda: LexborHTMLParser(html), runs)
+    pure_ms = cpu_ms(lambda: PURE_SCAN(html), runs) if PURE_SCAN is not None else guard_ms
     accuracy = None
     if scorer is not None and expected is not None:
         checks = scorer.score_page(expected, json.loads(json.dumps(to_annotation_json(state))))
@@ -101,7 +101,7 @@ def _page(path: Path, runs: int, scorer: ModuleType | None) -> dict[str, Any]:
             "read_as": state.page_type, "guard_ms": guard_ms, "pure_ms": pure_ms, "lexbor_ms": lexbor_ms}
 
 
-def _cpu_ms(work: Callable[[], object], runs: int) -> float:
+def cpu_ms(work: Callable[[], object], runs: int) -> float:
     """Median CPU milliseconds of ``work`` over ``runs`` calls: one part of a page's first read, alone."""
     times = []
     for _ in range(runs):

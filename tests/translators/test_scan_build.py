@@ -15,10 +15,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import REAL_PAGES, needs_shared
+from conftest import needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_guard_fuzz import SHORTCUT_TAGS, nested, structure
+from test_guard_fuzz import SHORTCUT_TAGS, _real_pages, nested, structure
 
 from shopsim.translators import guard, tree_model
 from shopsim.translators.documents import decode_html
@@ -54,10 +54,6 @@ def test_pure_modules_are_plain_python_and_leave_the_loaded_build_alone(pure: di
 @given(html=st.one_of(structure(), nested(), st.lists(SHORTCUT_TAGS, max_size=200).map(lambda t: "<body>" + "".join(t))))
 def test_compiled_and_pure_scans_count_alike_on_random_markup(html: str, pure: dict[str, ModuleType]) -> None:
     assert _counts(guard, tree_model, html) == _counts(pure["guard"], pure["tree_model"], html)
-
-
-def _real_pages() -> list[Path]:
-    return sorted(REAL_PAGES.glob("*/*/*.html")) if REAL_PAGES.is_dir() else []
 
 
 @needs_compiled

@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import REAL_PAGES, needs_shared
+from conftest import needs_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_guard_fuzz import _real_pages
 
 from shopsim.translators.documents import decode_html
 from shopsim.translators.html_rules import TOKEN_RE
@@ -69,10 +70,6 @@ def test_find_tags_tokenises_any_string_of_markup_characters_as_token_re(html: s
 ])
 def test_find_tags_edge_cases(html: str, first: tuple[object, ...]) -> None:
     assert find_tags(html, 0)[0] == first == reference(html, 0)[0] == regex_tags(html, 0)[0]
-
-
-def _real_pages() -> list[Path]:
-    return sorted(REAL_PAGES.glob("*/*/*.html")) if REAL_PAGES.is_dir() else []
 
 
 @needs_shared
