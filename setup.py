@@ -1,9 +1,10 @@
-"""The build: everything is in pyproject.toml except the optional compiled tag scan (docs/guard.md).
+"""The build: everything is in pyproject.toml but the optional compiled tag scan (docs/translators.md).
 
-The guard's tag scan (``translators/tag_scan.py`` and the tree-builder model it drives) is compiled
-with mypyc when mypyc and a C compiler are there, as black and mypy ship theirs: a page's first
-read costs a third of the pure-Python scan's time. Without them the build still succeeds and the
-same modules run as plain Python (``SHOPSIM_PURE_SCAN=1`` forces that at run time too).
+The guard's tag scan (``translators/guard.py``, its tokenizer and the tree-builder model it drives)
+is compiled with mypyc when mypyc and a C compiler are there, as black and mypy ship theirs: the scan
+then costs about a third of the pure-Python one. Without them (or with ``SHOPSIM_BUILD_PURE=1``) the
+build still succeeds and the same modules run as plain Python; ``SHOPSIM_PURE_SCAN=1`` picks those
+at run time.
 """
 
 from __future__ import annotations
@@ -39,9 +40,8 @@ def compiled_scan() -> list:
         return []
     # mypyc names modules after their folders: mirror translators/ as shopsim/translators/ under build/.
     tree = ROOT / "build" / "mypyc-src"
-    shutil.rmtree(tree, ignore_errors=True)
     package = tree / "shopsim" / "translators"
-    package.mkdir(parents=True)
+    package.mkdir(parents=True, exist_ok=True)
     (tree / "shopsim" / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
     paths = []
