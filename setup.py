@@ -39,9 +39,12 @@ def compiled_scan() -> list:
         print("shopsim: mypyc not found; the guard's tag scan stays pure Python", file=sys.stderr)
         return []
     # mypyc names modules after their folders: mirror translators/ as shopsim/translators/ under build/.
+    # Written afresh each time, so the library is always rebuilt and never older than the sources
+    # (translators/scan_build.py treats an older one as stale).
     tree = ROOT / "build" / "mypyc-src"
+    shutil.rmtree(tree, ignore_errors=True)
     package = tree / "shopsim" / "translators"
-    package.mkdir(parents=True, exist_ok=True)
+    package.mkdir(parents=True)
     (tree / "shopsim" / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
     paths = []
