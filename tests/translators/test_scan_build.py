@@ -70,3 +70,13 @@ def test_shopsim_pure_scan_forces_the_pure_modules() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     build, path = out.splitlines()
     assert build == "pure Python (SHOPSIM_PURE_SCAN=1)" and path.endswith("guard.py")
+
+
+def test_shopsim_version_says_which_scan_runs() -> None:
+    env = {**os.environ, "SHOPSIM_PURE_SCAN": "1"}
+    out = subprocess.run([sys.executable, "-m", "shopsim.cli", "--version"], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    assert out.startswith("shopsim ") and out.rstrip().endswith("guard tag scan: pure Python (SHOPSIM_PURE_SCAN=1))")
+    out = subprocess.run([sys.executable, "-m", "shopsim.cli", "--version"], capture_output=True, text=True,
+                         check=True).stdout
+    assert f"guard tag scan: {scan_build()})" in out
