@@ -96,7 +96,7 @@ def install() -> None:
 def scan_build() -> str:
     """The build in use, for ``shopsim --version``: ``compiled (mypyc)`` or ``pure Python (why)``."""
     guard = importlib.import_module(f"{PACKAGE}.guard")
-    if not (guard.__file__ or "").endswith(".py"):
+    if not (guard.__file__ or "").endswith((".py", ".pyc")):
         return "compiled (mypyc)"
     return f"pure Python ({_compiled_failure() or 'no compiled build'})"
 

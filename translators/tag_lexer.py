@@ -20,7 +20,7 @@ from shopsim.translators.html_rules import TOKEN_RE
 __all__ = ["COMPILED", "RegexTags", "Tags", "tags"]
 
 #: Whether this module runs compiled (mypyc sets ``__file__`` to the extension's path).
-COMPILED: Final = not __file__.endswith(".py")
+COMPILED: Final = not __file__.endswith((".py", ".pyc"))
 
 # Character codes (Final: mypyc compiles them in as constants, not module look-ups).
 _TAB: Final = 9
