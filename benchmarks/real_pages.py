@@ -5,7 +5,9 @@ of ``<repo>/../shared/fixtures/real`` (``<site>/<kind>/<name>.html``, not redist
 translates each with :func:`shopsim.translators.registry.translate_html`, as ``shopsim translate``
 does. Prints one row per page (family, kind, size, median parse time, field accuracy), then per
 family and overall: accuracy, p50/p95 and the largest page's time, against the targets (p95 under
-30 ms, the largest page under 200 ms).
+30 ms, the largest page under 200 ms). It says which build of the guard's tag scan ran (compiled by
+mypyc, or pure Python: ``shopsim --version``) and, beside a compiled one, times the pure scan of each
+page in the same process (column ``pure``).
 
 Accuracy is the shared scorer's own (``../shared/tools/score_translation.py``, imported from its
 file), so the numbers match what graders see; without it the accuracy columns are skipped with a
@@ -30,6 +32,10 @@ from selectolax.lexbor import LexborHTMLParser
 from shopsim.translators.answer_key import to_annotation_json
 from shopsim.translators.guard import forget_verdicts, scan_markup
 from shopsim.translators.registry import read_page_file, translate_html
+from shopsim.translators.scan_build import pure_modules, scan_build
+
+#: The pure-Python scan beside a compiled one, to time both in this process (None: the pure one runs anyway).
+PURE_SCAN = pure_modules()["guard"].scan_markup if scan_build() == "compiled (mypyc)" else None
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 DEFAULT_PAGES = SHARED / "fixtures" / "real"
@@ -83,7 +89,8 @@ def _page(path: Path, runs: int, scorer: ModuleType | None) -> dict[str, Any]:
         wall.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
     assert state is not None
-    guard_ms, lexbor_ms = _cpu_ms(lambda: scan_markup(html), runs), _cpu_ms(lambda: LexborHTMLParser(html), runs)
+    guard_ms, lexbor_ms = cpu_ms(lambda: scan_markup(html), runs), cpu_ms(lambda: LexborHTMLParser(html), runs)
+    pure_ms = cpu_ms(lambda: PURE_SCAN(html), runs) if PURE_SCAN is not None else guard_ms
     accuracy = None
     if scorer is not None and expected is not None:
         checks = scorer.score_page(expected, json.loads(json.dumps(to_annotation_json(state))))
@@ -91,10 +98,10 @@ def _page(path: Path, runs: int, scorer: ModuleType | None) -> dict[str, Any]:
     site, kind = path.parent.parent.name, path.parent.name
     return {"name": path.stem, "site": site, "kind": kind, "family": family(site, (expected or {}).get("shop")),
             "kb": path.stat().st_size / 1024, "wall_ms": statistics.median(wall), "ms": statistics.median(cpu), "accuracy": accuracy,
-            "read_as": state.page_type, "guard_ms": guard_ms, "lexbor_ms": lexbor_ms}
+            "read_as": state.page_type, "guard_ms": guard_ms, "pure_ms": pure_ms, "lexbor_ms": lexbor_ms}
 
 
-def _cpu_ms(work: Callable[[], object], runs: int) -> float:
+def cpu_ms(work: Callable[[], object], runs: int) -> float:
     """Median CPU milliseconds of ``work`` over ``runs`` calls: one part of a page's first read, alone."""
     times = []
     for _ in range(runs):
@@ -116,17 +123,19 @@ def _acc(rows: list[dict[str, Any]]) -> str:
 
 def report(rows: list[dict[str, Any]], scored: bool) -> bool:
     """Print the per-page, per-family and overall tables; True when both time targets are met."""
-    print(f"{'family':<16}{'kind':<8}{'KB':>7}{'cpu ms':>8}{'guard':>7}{'lexbor':>7}{'wall ms':>9}{'acc':>7}  "
+    print(f"{'family':<16}{'kind':<8}{'KB':>7}{'cpu ms':>8}{'guard':>7}{'pure':>7}{'lexbor':>7}{'wall ms':>9}{'acc':>7}  "
           f"{'read as':<8} page")
     for r in sorted(rows, key=lambda r: (r["family"], r["kind"], r["name"])):
         acc = f"{r['accuracy']:.3f}" if r["accuracy"] is not None else "-"
-        print(f"{r['family']:<16}{r['kind']:<8}{r['kb']:>7.0f}{r['ms']:>8.2f}{r['guard_ms']:>7.2f}{r['lexbor_ms']:>7.2f}"
+        print(f"{r['family']:<16}{r['kind']:<8}{r['kb']:>7.0f}{r['ms']:>8.2f}{r['guard_ms']:>7.2f}{r['pure_ms']:>7.2f}{r['lexbor_ms']:>7.2f}"
               f"{r['wall_ms']:>9.2f}{acc:>7}  {r['read_as']:<8} {r['name']}")
     print()
     if not scored:
         print(f"accuracy: skipped (the shared scorer is not at {DEFAULT_SCORER}; give --scorer FILE)")
     print("parse times are CPU time per page (median of the runs), each a first read of the page: the guard's scan,"
           " one parse, the translator; wall time on a shared machine adds others' work")
+    print(f"the guard's tag scan ran {scan_build()}; column 'pure' times the pure-Python scan of the same page"
+          + (" in this process" if PURE_SCAN is not None else " (the same: it is the one that ran)"))
     print(f"{'family':<16}{'pages':>6}{'accuracy':>10}{'p50 ms':>9}{'p95 ms':>9}{'max ms':>9}")
     groups: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
@@ -135,7 +144,8 @@ def report(rows: list[dict[str, Any]], scored: bool) -> bool:
         ms = [r["ms"] for r in part]
         print(f"{name:<16}{len(part):>6}{_acc(part):>10}{_percentile(ms, 0.5):>9.2f}{_percentile(ms, 0.95):>9.2f}"
               f"{max(ms):>9.2f}")
-    parts = {"guard scan": [r["guard_ms"] for r in rows], "lexbor parse": [r["lexbor_ms"] for r in rows],
+    parts = {"guard scan": [r["guard_ms"] for r in rows], "pure scan": [r["pure_ms"] for r in rows],
+             "lexbor parse": [r["lexbor_ms"] for r in rows],
              "the rest (translator)": [r["ms"] - r["guard_ms"] - r["lexbor_ms"] for r in rows]}
     print("where it goes, p50 / p95 over the pages: " + "; ".join(
         f"{k} {_percentile(v, 0.5):.1f} / {_percentile(v, 0.95):.1f} ms" for k, v in parts.items()))

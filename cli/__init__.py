@@ -21,10 +21,27 @@ COMMANDS = ["run", "eval", "serve", "openenv", "translate", "compare", "check_go
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     parser = argparse.ArgumentParser(prog="shopsim", description="A WebShop-style shop and sim-to-real harness.")
+    parser.add_argument("--version", action=_Version, help="print the version and the build of the guard's tag scan")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(f"shopsim.cli.{name}").register(sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the package's version and which tag scan runs (compiled or pure), then exit."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        from shopsim.translators.scan_build import scan_build
+
+        print(f"shopsim {version('shopsim')} (Python {sys.version.split()[0]}; guard tag scan: {scan_build()})")
+        parser.exit()
 
 
 _show_python_warning = warnings.showwarning

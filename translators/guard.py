@@ -35,6 +35,7 @@ once per page (the last few verdicts are kept).
 from __future__ import annotations
 
 import threading
+from typing import Final
 
 from shopsim.translators.html_rules import (
     B_BUTTON,
@@ -46,10 +47,10 @@ from shopsim.translators.html_rules import (
     MARKERS,
     PLAIN,
     RAW_END,
-    TOKEN_RE,
     UNQUOTED_END,
     VOID,
 )
+from shopsim.translators.tag_lexer import tags
 from shopsim.translators.tree_model import TreeModel, attribute_bound
 from shopsim.translators.tree_stack import (
     MAX_ATTRIBUTE_WORK,
@@ -69,11 +70,11 @@ __all__ = [
 ]
 
 #: Pages above this many bytes are not read (real pages stay under 4 MB): memory stays bounded.
-MAX_PAGE_BYTES = 20_000_000
+MAX_PAGE_BYTES: Final = 20_000_000
 #: Decoded pages above this many characters are not parsed.
-MAX_HTML_CHARS = 20_000_000
+MAX_HTML_CHARS: Final = 20_000_000
 #: At most this many ``<`` (real pages: 22,000); bounds the scan itself to about a second.
-MAX_TAG_MARKS = 300_000
+MAX_TAG_MARKS: Final = 300_000
 
 
 def markup_refusal(html: str) -> str | None:
@@ -110,21 +111,18 @@ def forget_verdicts() -> None:
     """Drop the kept verdicts, so the next page is scanned afresh (what a first read of a page costs)."""
     with _verdicts_lock:
         _verdicts.clear()
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _ascii_lower(name: str) -> str:
-    """A tag name as the tokenizer folds it: ASCII letters only ('Ä' stays, where str.lower would fold it)."""
-    return name.translate(_ASCII_LOWER)
-
-
 #: Start tags the scan handles itself in the common case (in the body, in HTML): a block that at most
 #: closes an open <p>, an inline element that only opens, a void element, a formatting element.
-_BLOCK, _PLAIN, _VOID, _FORMAT, _LI, _INPUT = 1, 2, 3, 4, 5, 6
-_INLINE = {**{n: _VOID for n in VOID - {"input", "keygen"}}, **{n: _PLAIN for n in PLAIN}, **{n: _BLOCK for n in BLOCKS}}
+_BLOCK: Final = 1
+_PLAIN: Final = 2
+_VOID: Final = 3
+_FORMAT: Final = 4
+_LI: Final = 5
+_INPUT: Final = 6
+_INLINE: Final = {**{n: _VOID for n in VOID - {"input", "keygen"}}, **{n: _PLAIN for n in PLAIN}, **{n: _BLOCK for n in BLOCKS}}
 #: ... and start tags the scan takes from the model's own rules, step for step (``shortcuts``): most
 #: formatting elements, list items and inputs of a real page.
-_SHORTCUTS = {**_INLINE, **{n: _FORMAT for n in FORMATTING}, "input": _INPUT, "keygen": _INPUT, "li": _LI}
+_SHORTCUTS: Final = {**_INLINE, **{n: _FORMAT for n in FORMATTING}, "input": _INPUT, "keygen": _INPUT, "li": _LI}
 
 
 def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = True) -> str | None:
@@ -145,14 +143,12 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
     try:
         while pos is not None:
             restart = None
-            for m in TOKEN_RE.finditer(html, pos):
-                closing, name, attrs = m.groups()
-                if name is None:  # a comment or doctype; text after it re-opens closed formatting elements
-                    if afe and not afe[-1].open and m.end() < size and html[m.end()] != "<":
+            for token in tags(html, pos):
+                closing, name, attrs, end = token.closing, token.name, token.attrs, token.end
+                if not name:  # a comment or doctype; text after it re-opens closed formatting elements
+                    if afe and not afe[-1].open and end < size and html[end] != "<":
                         model.reconstruct()
                     continue
-                if not name.islower():  # most tags are written in lower case: one test, no copy
-                    name = name.lower() if name.isascii() else _ascii_lower(name)
                 if model.col_templates and len(stack) - 1 in model.col_templates:
                     _col_template_tag(model, closing, name, attrs)
                     continue
@@ -234,13 +230,13 @@ def scan_markup(html: str, model: TreeModel | None = None, shortcuts: bool = Tru
                     elif model.start(name, attrs, attrs.endswith("/") and not UNQUOTED_END.search(attrs)):
                         if name == "plaintext":
                             return None
-                        found = RAW_END[name].search(html, m.end())
+                        found = RAW_END[name].search(html, end)
                         restart = found.start() if found else None
                         break
                     if model.work > MAX_PARSE_WORK:
                         return (f"page too costly to parse: parser work > {MAX_PARSE_WORK:,} (nesting times "
                                 f"size, or long selects or formatting lists; depth {len(stack)})")
-                if afe and not afe[-1].open and m.end() < size and html[m.end()] != "<":
+                if afe and not afe[-1].open and end < size and html[end] != "<":
                     model.reconstruct()  # text re-opens formatting elements closed under it
             else:
                 return None

@@ -8,6 +8,7 @@ tokenizer's patterns for tags and attributes. :mod:`shopsim.translators.tree_mod
 from __future__ import annotations
 
 import re
+from typing import Final
 
 
 def words(text: str) -> frozenset[str]:
@@ -15,40 +16,50 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-VOID = words("area base basefont bgsound br embed frame image img input keygen link meta param source "
+VOID: Final = words("area base basefont bgsound br embed frame image img input keygen link meta param source "
                "track wbr")
-RAW_TEXT = frozenset(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
-FORMATTING = words("a b big code em font i nobr s small strike strong tt u")
-MARKERS = frozenset(["applet", "marquee", "object", "template", "td", "th", "caption"])
-HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-CLOSES_P = words("address article aside blockquote center details dialog dir div dl fieldset figcaption "
+RAW_TEXT: Final = frozenset(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"])
+FORMATTING: Final = words("a b big code em font i nobr s small strike strong tt u")
+MARKERS: Final = frozenset(["applet", "marquee", "object", "template", "td", "th", "caption"])
+HEADINGS: Final = ("h1", "h2", "h3", "h4", "h5", "h6")
+CLOSES_P: Final = words("address article aside blockquote center details dialog dir div dl fieldset figcaption "
                    "figure footer header hgroup main menu nav ol p search section summary ul pre listing "
                    "form plaintext hr xmp li dd dt") | frozenset(HEADINGS)
 # block start tags whose only effect is to close an open <p> (li, dd, dt, headings need more)
-BLOCKS = CLOSES_P - {"li", "dd", "dt", "hr", "plaintext", "xmp", "form", *HEADINGS}
-SPECIAL = words("address applet area article aside base basefont bgsound blockquote body br button "
+BLOCKS: Final = CLOSES_P - {"li", "dd", "dt", "hr", "plaintext", "xmp", "form", *HEADINGS}
+SPECIAL: Final = words("address applet area article aside base basefont bgsound blockquote body br button "
                   "caption center col colgroup dd details dir div dl dt embed fieldset figcaption figure "
                   "footer form frame frameset head header hgroup hr html iframe img input keygen li link "
                   "listing main marquee menu meta nav noembed noframes noscript object ol p param "
                   "plaintext pre script search section select source style summary table tbody td "
                   "template textarea tfoot th thead title tr track ul wbr xmp") | frozenset(HEADINGS)
-SCOPE = frozenset(["applet", "caption", "html", "table", "td", "th", "marquee", "object", "template"])
-TABLE_PARTS = frozenset(["caption", "colgroup", "col", "tbody", "thead", "tfoot", "tr", "td", "th"])
-TABLE_SCOPED = words("table tbody thead tfoot tr td th caption colgroup template")
-HEAD = words("base basefont bgsound link meta title noframes style script noscript template head")
-BREAKOUT = words("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr "
+SCOPE: Final = frozenset(["applet", "caption", "html", "table", "td", "th", "marquee", "object", "template"])
+TABLE_PARTS: Final = frozenset(["caption", "colgroup", "col", "tbody", "thead", "tfoot", "tr", "td", "th"])
+TABLE_SCOPED: Final = words("table tbody thead tfoot tr td th caption colgroup template")
+HEAD: Final = words("base basefont bgsound link meta title noframes style script noscript template head")
+BREAKOUT: Final = words("b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr "
                    "i img li listing menu meta nobr ol p pre ruby s small span strong strike sub sup "
                    "table tt u ul var")
 # start tags that only open an element: no scope search, no list to update
-PLAIN = words("span label abbr bdi bdo cite data dfn kbd mark q samp sub sup time var ins del picture "
+PLAIN: Final = words("span label abbr bdi bdo cite data dfn kbd mark q samp sub sup time var ins del picture "
                 "canvas audio video map output progress meter slot")
 
-HTML, SVG, MATH, MAYBE = 0, 1, 2, 3  # how an element's children are parsed (MAYBE: HTML or MathML)
-SVG_HTML = frozenset(["foreignobject", "desc", "title"])  # SVG elements whose children are HTML
-MATH_HTML = frozenset(["mi", "mo", "mn", "ms", "mtext"])  # MathML elements whose children are HTML
+# how an element's children are parsed (MAYBE: HTML or MathML); Final: mypyc compiles them in as constants
+HTML: Final = 0
+SVG: Final = 1
+MATH: Final = 2
+MAYBE: Final = 3
+SVG_HTML: Final = frozenset(["foreignobject", "desc", "title"])  # SVG elements whose children are HTML
+MATH_HTML: Final = frozenset(["mi", "mo", "mn", "ms", "mtext"])  # MathML elements whose children are HTML
 
 # kinds of stack entries that end a scope search, each with its own stack of indexes
-B_SPECIAL, B_SCOPE, B_BUTTON, B_LIST, B_TABLE, B_LI_STOP, B_FOREIGN = range(7)
+B_SPECIAL: Final = 0
+B_SCOPE: Final = 1
+B_BUTTON: Final = 2
+B_LIST: Final = 3
+B_TABLE: Final = 4
+B_LI_STOP: Final = 5
+B_FOREIGN: Final = 6
 
 
 def html_bits(name: str) -> tuple[int, ...]:
@@ -69,20 +80,20 @@ def html_bits(name: str) -> tuple[int, ...]:
     return tuple(bits)
 
 
-BITS = {name: html_bits(name) for name in SPECIAL | SCOPE}
-INTEGRATION_BITS = (B_SPECIAL, B_LI_STOP, B_SCOPE, B_BUTTON, B_LIST, B_FOREIGN)
-FOREIGN_BITS = (B_FOREIGN,)  # SVG and MathML elements: named '~name', so HTML end tags never match them
-DEAD = ""  # the name of an entry the parser may have dropped: counted, never closed by name
+BITS: Final = {name: html_bits(name) for name in SPECIAL | SCOPE}
+INTEGRATION_BITS: Final = (B_SPECIAL, B_LI_STOP, B_SCOPE, B_BUTTON, B_LIST, B_FOREIGN)
+FOREIGN_BITS: Final = (B_FOREIGN,)  # SVG and MathML elements: named '~name', so HTML end tags never match them
+DEAD: Final = ""  # the name of an entry the parser may have dropped: counted, never closed by name
 
 ATTRS = (  # the attributes of a tag, tokenised as the HTML standard does (a quote opens a value only after '=')
     r"""(?:[\t\n\f\r /]++|[^\t\n\f\r />][^\t\n\f\r />=]*+"""
     r"""(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|'[^']*+'|[^\t\n\f\r >"'][^\t\n\f\r >]*+)?+)?+)*+""")
-TOKEN_RE = re.compile(  # every branch matches whatever follows its start, so each '<' is looked at once
+TOKEN_RE: Final = re.compile(  # every branch matches whatever follows its start, so each '<' is looked at once
     r"<(?:!--(?:>|->|(?:[^-]++|-(?!-!?>))*+(?:--!?>|\Z))"  # comment
     r"|[!?][^>]*+>?|/(?![A-Za-z])[^>]*+>?"  # doctype, bogus comment
     r"|(/?)([A-Za-z][^\t\n\f\r />]*+)(" + ATTRS + r")(?:>|\Z))")  # start or end tag
-ATTR_NAME_RE = re.compile(  # attribute names, for the few tags whose meaning depends on them
+ATTR_NAME_RE: Final = re.compile(  # attribute names, for the few tags whose meaning depends on them
     r"""[\t\n\f\r /]*+([^\t\n\f\r />][^\t\n\f\r />=]*+)"""
     r"""(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:"[^"]*+"|'[^']*+'|[^\t\n\f\r >"'][^\t\n\f\r >]*+)?+)?+""")
-UNQUOTED_END = re.compile(r"""=[\t\n\f\r ]*+[^\t\n\f\r "'>][^\t\n\f\r >]*+\Z""")  # '/>' ending a bare value
-RAW_END = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in RAW_TEXT}
+UNQUOTED_END: Final = re.compile(r"""=[\t\n\f\r ]*+[^\t\n\f\r "'>][^\t\n\f\r >]*+\Z""")  # '/>' ending a bare value
+RAW_END: Final = {name: re.compile(rf"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in RAW_TEXT}

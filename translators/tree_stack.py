@@ -8,6 +8,8 @@ the first limit crossed. Kept apart from the tag rules, which only decide what t
 
 from __future__ import annotations
 
+from typing import Final
+
 from shopsim.translators.html_rules import B_SPECIAL, DEAD, HTML
 
 __all__ = ["MAX_ATTRIBUTE_WORK", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_FORMATTING", "MAX_PARSE_WORK", "Formatting", "OpenElements",
@@ -15,19 +17,19 @@ __all__ = ["MAX_ATTRIBUTE_WORK", "MAX_DEPTH", "MAX_ELEMENTS", "MAX_FORMATTING", 
 
 #: At most this many elements, implied and re-created ones included (real pages: 10,500);
 #: about 0.6 s of parsing and 150 MB.
-MAX_ELEMENTS = 200_000
+MAX_ELEMENTS: Final = 200_000
 #: Nesting depth of open elements; browsers (Blink) stop nesting at 512 too. Real pages: 45.
-MAX_DEPTH = 512
+MAX_DEPTH: Final = 512
 #: Unclosed formatting elements (``<b>``, ``<a>``, ``<font>``...) in one scope; real pages: < 20.
-MAX_FORMATTING = 200
+MAX_FORMATTING: Final = 200
 
 #: Parser scan steps summed over tags (stack searched per block tag, formatting list per
 #: formatting tag, earlier options and optgroups per option); lexbor does about 40 million a second.
 #: Real pages: under 150,000.
-MAX_PARSE_WORK = 20_000_000
+MAX_PARSE_WORK: Final = 20_000_000
 #: Attributes, estimated from their text (at most one per two characters) plus n * n / 64 for an
 #: element with n of them (lexbor checks each new name against the others). Real pages: 700,000.
-MAX_ATTRIBUTE_WORK = 3_000_000
+MAX_ATTRIBUTE_WORK: Final = 3_000_000
 
 
 class Refused(Exception):
@@ -43,7 +45,7 @@ class Formatting:
         self.name, self.key, self.open = name, key, True
 
 
-_MARKER = Formatting("", "")  # a scope marker in the formatting list
+_MARKER: Final = Formatting("", "")  # a scope marker in the formatting list
 
 
 class OpenElements:
