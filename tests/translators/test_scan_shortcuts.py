@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
+from shopsim.translators import marketplaces
 from shopsim.translators.dom import MarkScan, ascii_lowered, marked
 from shopsim.translators.page_kind import PageOrder
 from shopsim.translators.prices import currency_of, parse_price
@@ -125,3 +126,28 @@ def test_page_order_says_what_comes_first_as_a_walk_does() -> None:
         order = PageOrder(body, then)
         assert order.met
         assert [order.before(n) for n in nodes] == [at < then_at or at == then_at for at in range(len(nodes))]
+
+
+def _mids_plain(html: str, end: int) -> list[tuple[int, str]]:
+    return sorted((m.start(), m.group(1)) for _, rx in marketplaces._MID_RES for m in rx.finditer(html, 0, end))
+
+
+def _mids_found(html: str, end: int) -> list[tuple[int, str]]:
+    return sorted(f for literal, rx in marketplaces._MID_RES for f in marketplaces._matches(html, literal, rx, end))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["ue_mid", "=", " ", "'", '"', "ATVPDKIKX0DER", "A1", '"marketplaceId"', ":", "x"]),
+                max_size=30), st.integers(0, 4))
+def test_marketplace_ids_found_by_find_are_the_regex_matches(parts: list[str], cut: int) -> None:
+    html = "".join(parts)
+    end = max(0, len(html) - cut)
+    assert _mids_found(html, end) == _mids_plain(html, end)
+
+
+@needs_shared
+def test_marketplace_ids_on_real_pages() -> None:
+    for path in sorted(REAL_PAGES.glob("*/*/*.html")):
+        html = read_page_file(path)
+        end = min(len(html), 2_000_000)
+        assert _mids_found(html, end) == _mids_plain(html, end), path.name
