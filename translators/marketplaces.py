@@ -147,10 +147,9 @@ def market_from_url(url: str | None, site: str | None = None) -> Marketplace | N
     return None
 
 
-#: Each starts with a literal, which the regex engine finds with a fast search (a pattern that starts with an
-#: alternation is tried at every character: 4 times slower over a 1.5 MB page).
-#: (the literal each starts with, the pattern): ``str.find`` jumps between the literal's places, where
-#: the regex engine's own prefix scan walked the whole page (2 MB: about 1 ms a pattern).
+#: (the literal each pattern starts with, the pattern): ``str.find`` jumps between the literal's places
+#: and the pattern is tried there only; the regex engine's own prefix scan walked the whole page (2 MB:
+#: about 1 ms a pattern), and a pattern opening with an alternation is tried at every character.
 _MID_RES = (("ue_mid", re.compile(r"""ue_mid\s*=\s*['"]([A-Z0-9]{9,16})['"]""")),
             ('"marketplaceId"', re.compile(r""""marketplaceId"\s*:\s*"([A-Z0-9]{9,16})['"]""")))
 _LINK_RE = re.compile(r"//(?:www\.)?(amazon|ebay)\.((?:com?\.)?[a-z]{2,3})(?![a-z0-9.\-])")
